@@ -1,0 +1,49 @@
+"""Skill Check's rules: resolve a skill check of four tabletop systems, or give its exact odds.
+
+    resolve(request, rng=None) -> result dict       odds(request) -> {"outcomes", "success", ...}
+
+Both speak the JSON shape of CONTRACT.md and raise only InvalidRequest. Pure Python, standard
+library only, the same under CPython and Pyodide.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from .draw import Draw, make_rng
+from .errors import InvalidRequest
+from .registry import REGISTRY
+from .request import Choice, as_object
+
+__all__ = ["InvalidRequest", "SYSTEMS", "odds", "resolve"]
+
+SYSTEMS: dict[str, dict] = {name: system.describe() for name, system in REGISTRY.items()}
+SYSTEM = Choice("system", "System", tuple(REGISTRY))
+
+
+def _system(request: object):
+    request = as_object(request, "request")
+    return request, REGISTRY[SYSTEM.read(request)]
+
+
+def resolve(request: dict, rng: random.Random | None = None) -> dict:
+    """Perform one check: draw from `rng`, else from the request's `seed`, else the OS's source."""
+    request, system = _system(request)
+    return system.resolve(request, Draw(make_rng(request, rng)))
+
+
+def odds(request: dict) -> dict:
+    """The exact chance of every outcome of `request`, as fraction strings that sum to 1."""
+    request, system = _system(request)
+    answer = system.odds(request)
+    return {key: _as_strings(value) for key, value in answer.items()}
+
+
+def _as_strings(value):
+    """Fractions → "p/q" strings; zero-chance entries of a distribution are left out."""
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(k): str(p) for k, p in value.items() if p}
+    return value

@@ -1,0 +1,33 @@
+"""The CLI: one JSON request on stdin, one JSON object on stdout; exit 2 and one line for bad input."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from . import InvalidRequest, odds, resolve
+
+USAGE = "usage: python -m skillcheck resolve|odds < request.json"
+COMMANDS = {"resolve": resolve, "odds": odds}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1 or argv[0] not in COMMANDS:
+        print(USAGE, file=sys.stderr)
+        return 2
+    try:
+        request = json.loads(sys.stdin.read())
+        print(json.dumps(COMMANDS[argv[0]](request)))
+    except InvalidRequest as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except (ValueError, RecursionError, UnicodeDecodeError) as error:
+        reason = str(error).splitlines()[0] if str(error) else "too deeply nested"
+        print(f"error: request: not valid JSON ({reason})", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,3 @@
+from ._pending import pending
+
+SYSTEM = pending("flip")

@@ -1,0 +1,4 @@
+from ._pending import pending
+
+POOL = pending("pool")
+SWIFT = pending("swift")

@@ -1,0 +1,52 @@
+"""What every rule system module provides, so adding a fifth touches one module and one registry line."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .draw import Draw
+
+
+@dataclass(frozen=True)
+class System:
+    """One rule system: how to resolve a check, its exact odds, and how its form looks.
+
+    `resolve(request, draw)` returns the contract's result dict (including `request`: the checked
+    request with its draw filled in, which replays to the same result). `odds(request)` returns
+    `{"outcomes": {name: Fraction}, "success": Fraction | None, ...}`; the package turns the
+    fractions into strings.
+    """
+
+    name: str
+    label: str
+    seed: str
+    button: str
+    outcomes: tuple[str, ...]
+    winners: tuple[str, ...]
+    resolve: Callable[[dict, Draw], dict]
+    odds: Callable[[dict], dict]
+    fields: tuple = ()
+    modes: tuple[str, ...] = ()
+    extra: dict = field(default_factory=dict)
+
+    def describe(self) -> dict:
+        """A JSON-able description the page builds its forms and labels from."""
+        return {
+            "name": self.name,
+            "label": self.label,
+            "seed": self.seed,
+            "button": self.button,
+            "outcomes": list(self.outcomes),
+            "winners": list(self.winners),
+            "modes": list(self.modes),
+            "fields": [spec.describe() for spec in self.fields],
+            **self.extra,
+        }
+
+
+def odds_from(outcomes: dict[str, Fraction], winners) -> dict:
+    """The usual odds answer: outcome chances and success as the sum of the winning ones."""
+    return {"outcomes": outcomes, "success": sum((outcomes.get(w, Fraction(0)) for w in winners),
+                                                  Fraction(0))}
