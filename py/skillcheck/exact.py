@@ -6,6 +6,9 @@ the page shows sum to exactly 1.
 
 from __future__ import annotations
 
+from fractions import Fraction
+from math import comb
+
 
 def convolve(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
     """The distribution of x + y for independent x ~ a and y ~ b."""
@@ -23,3 +26,34 @@ def sum_ways(faces: range, count: int) -> list[dict[int, int]]:
     for _ in range(count):
         ways.append(convolve(ways[-1], one))
     return ways
+
+
+def deck_extreme(count: int, low: bool, faces: int = 13, copies: int = 4) -> dict[int, Fraction]:
+    """The kept card of `count` dealt from a deck of values 1..faces, `copies` of each.
+
+    Keeping the highest: P(max ≤ v) = C(copies·v, count) / C(deck, count), since every card of a
+    hand is then one of the copies·v cards of value ≤ v. Keeping the lowest mirrors it with the
+    cards of value ≥ v. No hand is enumerated, so 52 cards cost as little as 2.
+    """
+    hands = comb(faces * copies, count)
+
+    def within(v: int) -> int:
+        """Hands with every card v or lower (keeping the highest) / v or higher (the lowest)."""
+        return comb(copies * (faces + 1 - v if low else v), count)
+
+    step = 1 if low else -1
+    return {v: Fraction(within(v) - within(v + step), hands)
+            for v in range(1, faces + 1) if within(v) != within(v + step)}
+
+def shifted(dist: dict[int, Fraction], by: int) -> dict[int, Fraction]:
+    """The distribution of x + by."""
+    return {x + by: p for x, p in dist.items()}
+
+
+def success_counts(chances: list[Fraction]) -> list[Fraction]:
+    """P(exactly k of independent trials succeed), k = 0..len(chances), trial i with chances[i]."""
+    counts = [Fraction(1)]
+    for p in chances:
+        counts = [(counts[k] * (1 - p) if k < len(counts) else 0)
+                  + (counts[k - 1] * p if k else 0) for k in range(len(counts) + 1)]
+    return counts
