@@ -1,0 +1,237 @@
+"""Where saved data lives: an injected key/value store and a versioned, validated JSON envelope.
+
+The browser passes a localStorage adapter; tests pass `MemoryStorage`. Nothing here imports from
+the browser. Every stored document is `{"version": 1, "kind": ..., ...}`. Loading never throws
+and never silently loses data: unreadable data is copied to a backup key before anything is
+written over it, and when even that fails the original is left alone for the session.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Protocol
+
+VERSION = 1
+NEWER_TEXT = "was saved by a newer version of Skill Check"
+
+
+class Storage(Protocol):
+    """What the app needs of localStorage. Any method may raise (full, disabled, sandboxed)."""
+
+    def get(self, key: str) -> str | None: ...
+    def set(self, key: str, value: str) -> None: ...
+    def remove(self, key: str) -> None: ...
+
+
+class StorageFull(Exception):
+    """Raised by MemoryStorage when a write would go over its limit (like QuotaExceededError)."""
+
+
+class MemoryStorage:
+    """A dict-backed Storage: the fallback when localStorage is unavailable, and the tests' fake.
+
+    `limit` caps the total characters of keys and values; going over raises `error()`.
+    """
+
+    def __init__(self, data: dict[str, str] | None = None, limit: int | None = None,
+                 error: type[BaseException] = StorageFull):
+        self.data = dict(data or {})
+        self.limit = limit
+        self.error = error
+
+    def get(self, key: str) -> str | None:
+        return self.data.get(key)
+
+    def set(self, key: str, value: str) -> None:
+        if self.limit is not None:
+            used = sum(len(k) + len(v) for k, v in self.data.items() if k != key)
+            if used + len(key) + len(value) > self.limit:
+                raise self.error(f"quota exceeded writing {key}")
+        self.data[key] = value
+
+    def remove(self, key: str) -> None:
+        self.data.pop(key, None)
+
+
+class EnvelopeError(ValueError):
+    """A document that is not ours: bad JSON, wrong shape, other kind, other version."""
+
+    def __init__(self, reason: str, newer: bool = False):
+        super().__init__(reason)
+        self.newer = newer
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def stamp(moment: datetime) -> str:
+    """A UTC time as ISO 8601 to the second: "2026-11-29T17:48:05Z"."""
+    return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def read_time(value: object) -> str:
+    """A stored time: an ISO 8601 string with a time zone, as `stamp` writes it."""
+    if not isinstance(value, str) or len(value) > 40:
+        raise ValueError("time: must be an ISO 8601 time")
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError("time: must be an ISO 8601 time") from None
+    if moment.tzinfo is None:
+        raise ValueError("time: must name its time zone")
+    return value
+
+
+def dump(document: dict) -> str:
+    """Compact JSON, the one serialisation used for storage, exports and links."""
+    return json.dumps(document, separators=(",", ":"), ensure_ascii=False)
+
+
+def envelope(kind: str, **body) -> dict:
+    return {"version": VERSION, "kind": kind, **body}
+
+
+def parse(text: object, kind: str, longest: int) -> dict:
+    """JSON text → the envelope's body, checked for version and kind; EnvelopeError otherwise."""
+    if not isinstance(text, str):
+        raise EnvelopeError("it is not text")
+    if len(text) > longest:
+        raise EnvelopeError(f"it is larger than {longest:,} characters")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise EnvelopeError("it is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise EnvelopeError("it is not a Skill Check file")
+    version = data.get("version")
+    if data.get("kind") != kind:
+        raise EnvelopeError("it is not a Skill Check file of the right kind")
+    if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
+        raise EnvelopeError(f"it {NEWER_TEXT} (format {version})", newer=True)
+    if version != VERSION:
+        raise EnvelopeError("its format version is not one this page reads")
+    return data
+
+
+def text_field(value: object, name: str, longest: int, lines: bool = False) -> str:
+    """Plain text a player typed: a string, capped, no control characters (newlines if `lines`)."""
+    if not isinstance(value, str):
+        raise ValueError(f"{name}: must be text")
+    if len(value) > longest:
+        raise ValueError(f"{name}: must be at most {longest} characters")
+    allowed = "\n\t" if lines else ""
+    if any(ord(ch) < 32 and ch not in allowed or ord(ch) == 127 for ch in value):
+        raise ValueError(f"{name}: must not hold control characters")
+    return value
+
+
+def whole(value: object, name: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError(f"{name}: must be a whole number from {lo} to {hi}")
+    return value
+
+
+@dataclass
+class Slot:
+    """One stored document under one key, with the warnings a player must see about it.
+
+    `frozen` means the stored data could not be read nor backed up, so this session keeps its
+    changes in memory only rather than overwrite it. `failing` means the last save failed.
+    `rewrite` means bad data was backed up: the owner should save its clean state now, so the
+    next load does not back the same bad data up again.
+    """
+
+    storage: Storage
+    key: str
+    kind: str
+    label: str
+    longest: int
+    clock: Callable[[], datetime] = utc_now
+    frozen: bool = False
+    failing: bool = False
+    rewrite: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+    def load(self, read_body: Callable[[dict], tuple[object, int]]) -> object | None:
+        """The stored body as `read_body` makes it, or None (start empty); warnings collected.
+
+        `read_body(data)` returns what it kept and how many items it had to leave out; it raises
+        ValueError when nothing of the document is usable.
+        """
+        try:
+            raw = self.storage.get(self.key)
+        except Exception as error:  # localStorage can refuse to be read at all
+            self.frozen = True
+            self.warnings.append(f"Your saved {self.label} could not be read ({_name(error)}); "
+                                 "changes this session will not be saved.")
+            return None
+        if raw is None:
+            return None
+        try:
+            kept, dropped = read_body(parse(raw, self.kind, self.longest))
+        except EnvelopeError as error:
+            if error.newer:
+                self.frozen = True
+                self.warnings.append(f"Your saved {self.label} {NEWER_TEXT}: this page will not "
+                                     "change it. Reload to get the newer version.")
+                return None
+            self._set_aside(raw, f"could not be read ({error})", "starting afresh")
+            return None
+        except ValueError as error:
+            self._set_aside(raw, f"could not be read ({error})", "starting afresh")
+            return None
+        if dropped:
+            self._set_aside(raw, f"had {dropped} unreadable item{'s' * (dropped != 1)}, left out",
+                            "the rest is kept")
+        return kept
+
+    def _set_aside(self, raw: str, problem: str, then: str) -> None:
+        """Back the raw data up under a new key before anything may overwrite it."""
+        backup = self._backup_key()
+        try:
+            self.storage.set(backup, raw)
+        except Exception as error:
+            self.frozen = True
+            self.warnings.append(
+                f"Your saved {self.label} {problem}. It could not be backed up "
+                f"({_name(error)}), so it is left as it was and changes this session will not "
+                "be saved.")
+            return
+        self.rewrite = True
+        self.warnings.append(f"Your saved {self.label} {problem}; the original was kept under "
+                             f"the key “{backup}”, {then}.")
+
+    def _backup_key(self) -> str:
+        base = f"{self.key}.corrupt-{stamp(self.clock()).replace(':', '')}"
+        key, n = base, 1
+        while self.storage.get(key) is not None:
+            n += 1
+            key = f"{base}-{n}"
+        return key
+
+    def save(self, text: str) -> list[str]:
+        """Write `text`; a failure keeps the data in memory and warns once until a save works."""
+        if self.frozen:
+            return []
+        try:
+            self.storage.set(self.key, text)
+        except Exception as error:  # QuotaExceededError, SecurityError, ... from the browser
+            if self.failing:
+                return []
+            self.failing = True
+            return [f"Your {self.label} could not be saved ({_name(error)}); it is kept for "
+                    "this session only. Export it to keep a copy."]
+        self.failing = False
+        return []
+
+
+def _name(error: BaseException) -> str:
+    """A short reason for a storage failure, for a player."""
+    text = f"{type(error).__name__} {error}".lower()
+    if "quota" in text or "full" in text:
+        return "browser storage is full"
+    return "browser storage is unavailable"
