@@ -1,0 +1,91 @@
+"""Exact odds of a seed 000 card flip, by counting hands, never by listing them.
+
+Each side's kept card comes from exact.deck_extreme (C(4v, n) / C(52, n)); totals are that
+shifted by aspect and shifts; opposed sides are independent decks; a team is a mixture over how
+many secondaries succeed. `keep`, `cards` and `seed` are ignored: the player keeps the best card.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .exact import deck_extreme, shifted, success_counts
+from .flip_rules import (
+    WINNERS,
+    Check,
+    Side,
+    cards_needed,
+    grants,
+    judge,
+    opposed_winner,
+    read_check,
+    secondary_dtn,
+    team_bonus,
+)
+from .system import odds_from
+
+Dist = dict[int, Fraction]
+
+
+def totals(side: Side, team_flip: int = 0, team_shift: int = 0) -> Dist:
+    """The distribution of one side's total."""
+    bonus = side.aspect + side.shift + team_shift
+    if side.take7:
+        return {7 + bonus: Fraction(1)}  # "assumed to have flipped a card with a face value of 7"
+    count, keep_low = cards_needed(side.n(team_flip))
+    return shifted(deck_extreme(count, keep_low), bonus)
+
+
+def _add(into: dict, key, p: Fraction) -> None:
+    into[key] = into.get(key, Fraction(0)) + p
+
+
+def _judged(dist: Dist, dtn: int) -> dict[str, Fraction]:
+    outcomes: dict[str, Fraction] = {}
+    for total, p in dist.items():
+        _add(outcomes, judge(total, dtn), p)
+    return outcomes
+
+
+def _with_totals(dist: Dist, dtn: int | None) -> dict:
+    if dtn is None:
+        return {"outcomes": {"secret": Fraction(1)}, "success": None, "totals": dist}
+    return odds_from(_judged(dist, dtn), WINNERS) | {"totals": dist}
+
+
+def _opposed(check: Check) -> dict:
+    initiator, opponent = check.sides
+    mine, theirs = totals(initiator), totals(opponent)
+    outcomes: dict[str, Fraction] = {}
+    for total, p in mine.items():
+        for rival, q in theirs.items():
+            winner, _ = opposed_winner(total, initiator.aspect, rival, opponent.aspect)
+            _add(outcomes, winner, p * q)
+    return odds_from(outcomes, WINNERS)
+
+
+def _team(check: Check) -> Dist:
+    """The primary's total, mixed over the number of secondaries who succeed."""
+    primary, *helpers = check.sides
+    target = secondary_dtn(check.dtn)
+    chances = [sum((p for t, p in totals(side).items() if t >= target), Fraction(0))
+               for side in helpers]
+    by_flip: dict[int, Dist] = {}  # the primary's totals with and without the team's flip+1
+    mixed: Dist = {}
+    for successes, chance in enumerate(success_counts(chances)):
+        flip, shift = team_bonus(grants([True] * successes
+                                        + [False] * (len(helpers) - successes)))
+        if flip not in by_flip:
+            by_flip[flip] = totals(primary, flip)
+        for total, p in by_flip[flip].items():
+            _add(mixed, total + shift, chance * p)
+    return mixed
+
+
+def odds(request: dict) -> dict:
+    check = read_check(request)
+    if check.mode == "opposed":
+        return _opposed(check)
+    if check.mode == "team":
+        return _with_totals(_team(check), check.dtn)
+    return _with_totals(totals(check.sides[0]), check.dtn)
