@@ -1,0 +1,492 @@
+#!/usr/bin/env python3
+"""Skill Check's build, in one file, standard library only.
+
+    python3 build.py vendor            pinned runtime from npm (npm ci) → static/vendor/
+    python3 build.py build             → dist/, a static site that works from / or any sub-path
+    python3 build.py serve [--port N]  vendor and build as needed, serve dist/ on 127.0.0.1
+    python3 build.py test [ARGS]       .venv with requirements-test.txt, build, every test
+    python3 build.py icons             redraw static/icons/ (committed; after a design change)
+
+Nothing here reaches past the npm registry and PyPI: the page never loads anything from a CDN.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import threading
+import zlib
+from functools import partial
+from html.parser import HTMLParser
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+ROOT = Path(__file__).resolve().parent
+DIST = ROOT / "dist"
+VENV = ROOT / ".venv"
+
+# ---------------------------------------------------------------------------------------------
+# vendor: the browser runtime, exactly the files the page requests
+# ---------------------------------------------------------------------------------------------
+
+# Globbed at build time: PyScript's chunk names carry content hashes that change between releases.
+PYSCRIPT_FILES = ("core.js", "core.css", "core-*.js", "error-*.js", "deprecations-manager-*.js",
+                  "donkey-*.js", "py-editor-*.js", "py-game-*.js", "py-terminal-*.js", "toml-*.js")
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+STATIC_IMPORT = re.compile(r'(?:\bfrom|\bimport)\s*"(\./[^"]+)"')
+
+
+class BuildError(Exception):
+    """A problem the person running the build can fix; printed as one line, exit 1."""
+
+
+def vendor(src: Path = ROOT, force: bool = False) -> Path:
+    """Install the pinned npm packages (integrity-checked by npm ci) and copy the runtime files."""
+    lock = src / "package-lock.json"
+    if not lock.is_file():
+        raise BuildError(f"{lock} is missing")
+    stamp = _digest(lock.read_bytes(), repr((PYSCRIPT_FILES, PYODIDE_FILES)).encode())
+    out = src / "static" / "vendor"
+    if not force and _read(out / ".stamp") == stamp:
+        return out
+    modules = src / "node_modules"
+    if force or _read(modules / ".skillcheck-lock") != _digest(lock.read_bytes()):
+        npm = shutil.which("npm")
+        if npm is None:
+            raise BuildError("npm not found: install Node.js 20+ (it brings npm)")
+        _run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=src)
+        (modules / ".skillcheck-lock").write_text(_digest(lock.read_bytes()))
+    shutil.rmtree(out, ignore_errors=True)
+    _copy_pyscript(modules / "@pyscript" / "core" / "dist", out / "pyscript")
+    _copy_pyodide(modules / "pyodide", out / "pyodide")
+    (out / ".stamp").write_text(stamp)
+    return out
+
+
+def _copy_pyscript(package: Path, out: Path) -> None:
+    out.mkdir(parents=True)
+    for pattern in PYSCRIPT_FILES:
+        found = sorted(package.glob(pattern))
+        if not found:
+            raise BuildError(f"@pyscript/core has no {pattern}: was the pinned version changed?")
+        for path in found:
+            shutil.copy2(path, out / path.name)
+    for path in out.glob("*.js"):  # a static import of a file left behind would fail at boot
+        for name in STATIC_IMPORT.findall(path.read_text(encoding="utf-8")):
+            if not (out / name).is_file():
+                raise BuildError(f"{path.name} imports {name}, which vendor did not copy")
+
+
+def _copy_pyodide(package: Path, out: Path) -> None:
+    out.mkdir(parents=True)
+    for name in PYODIDE_FILES:
+        shutil.copy2(package / name, out / name)
+    # Always fetched at boot; the app installs no packages, so an empty map saves 119 KB.
+    lock = json.loads((package / "pyodide-lock.json").read_text(encoding="utf-8"))
+    lock["packages"] = {}
+    (out / "pyodide-lock.json").write_text(json.dumps(lock, indent=1) + "\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# build: dist/ with generated pyscript.json and sw.js
+# ---------------------------------------------------------------------------------------------
+
+INTERPRETER = "static/vendor/pyodide/pyodide.mjs"
+PY_PACKAGES = ("skillcheck", "app")  # under py/; each lands in the interpreter's working dir
+SW_TEMPLATE = "static/sw-template.js"
+TOP_FILES = ("index.html", "manifest.webmanifest")
+
+
+def build(src: Path = ROOT, out: Path = DIST) -> Path:
+    """Make `out` from `src`: page, static files, Python sources, pyscript.json and sw.js."""
+    for name in (*TOP_FILES, SW_TEMPLATE):
+        if not (src / name).is_file():
+            raise BuildError(f"{name} is missing from {src}")
+    if not (src / "static" / "vendor" / ".stamp").is_file():
+        raise BuildError("static/vendor/ is empty: run `python3 build.py vendor` first")
+    staging = out.with_name(out.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    for name in TOP_FILES:
+        shutil.copy2(src / name, staging / name)
+    for path in _files(src / "static"):
+        if path.relative_to(src).as_posix() != SW_TEMPLATE:
+            _copy_into(path, src, staging)
+    python = [path for package in PY_PACKAGES for path in _files(src / "py" / package, ".py")]
+    for path in python:
+        _copy_into(path, src, staging)
+    config = {"interpreter": INTERPRETER,
+              "files": {p.relative_to(src).as_posix(): p.relative_to(src / "py").as_posix()
+                        for p in python}}
+    (staging / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
+    check_page(staging)
+    write_service_worker(staging, (src / SW_TEMPLATE).read_text(encoding="utf-8"))
+    shutil.rmtree(out, ignore_errors=True)
+    staging.rename(out)
+    return out
+
+
+def _files(folder: Path, suffix: str = "") -> list[Path]:
+    """Every file below `folder` worth shipping: no dotfiles, no bytecode caches."""
+    return sorted(p for p in folder.rglob(f"*{suffix}") if p.is_file() and not any(
+        part.startswith(".") or part == "__pycache__" for part in p.relative_to(folder).parts))
+
+
+def _copy_into(path: Path, src: Path, out: Path) -> None:
+    target = out / path.relative_to(src)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(path, target)
+
+
+class _References(HTMLParser):
+    """Collects the URLs a page makes the browser fetch (not links the player may follow)."""
+
+    FETCHED = {"script": "src", "img": "src", "source": "src", "link": "href"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if tag in self.FETCHED and values.get(self.FETCHED[tag]):
+            self.urls.append(values[self.FETCHED[tag]])
+        if tag == "script" and values.get("config"):
+            self.urls.append(values["config"])
+
+
+def check_page(dist: Path) -> None:
+    """Every URL the page fetches must be relative (sub-path hosting) and exist in dist/."""
+    parser = _References()
+    parser.feed((dist / "index.html").read_text(encoding="utf-8"))
+    for url in parser.urls:
+        if url.startswith("data:"):
+            continue
+        parts = urlsplit(url)
+        if parts.scheme or parts.netloc or url.startswith("/"):
+            raise BuildError(f"index.html: {url} is not a relative URL (sub-path hosting breaks)")
+        if not (dist / unquote(parts.path)).is_file():
+            raise BuildError(f"index.html refers to {url}, which is not in the build")
+
+
+def precache_entries(dist: Path) -> list[list[str]]:
+    """[url, sha256] for every file of the build (sw.js aside), plus "./" for the page itself."""
+    entries = [[f"./{p.relative_to(dist).as_posix()}", _digest(p.read_bytes())]
+               for p in _files(dist) if p.relative_to(dist).as_posix() != "sw.js"]
+    index = next(digest for url, digest in entries if url == "./index.html")
+    return [["./", index], *entries]
+
+
+def write_service_worker(dist: Path, template: str) -> Path:
+    """Fill the template with the precache list and a cache name that changes with any file."""
+    entries = precache_entries(dist)
+    version = _digest(json.dumps(entries).encode())[:16]
+    listing = "[\n" + ",\n".join(json.dumps(entry) for entry in entries) + "\n]"
+    script = (template.replace('"__CACHE_VERSION__"', json.dumps(version))
+              .replace('"__PRECACHE__"', listing))
+    if script == template:
+        raise BuildError(f"{SW_TEMPLATE} lost its placeholders")
+    (dist / "sw.js").write_text(script)
+    return dist / "sw.js"
+
+
+def read_precache(dist: Path) -> tuple[str, list[list[str]]]:
+    """The cache version and precache list that dist/sw.js carries (for tests and for curious)."""
+    script = (dist / "sw.js").read_text(encoding="utf-8")
+    version = re.search(r'^const VERSION = "([0-9a-f]+)";$', script, re.M).group(1)
+    entries = re.search(r"^const PRECACHE = (\[.*?^\]);$", script, re.M | re.S).group(1)
+    return version, json.loads(entries)
+
+
+# ---------------------------------------------------------------------------------------------
+# serve: dist/ at / or at a sub-path, with the MIME types the runtime needs
+# ---------------------------------------------------------------------------------------------
+
+class Handler(SimpleHTTPRequestHandler):
+    """Serves `server.directory` under `server.prefix` ("" for the root, else "/sub-path")."""
+
+    extensions_map = {"": "application/octet-stream", ".html": "text/html", ".css": "text/css",
+                      ".js": "text/javascript", ".mjs": "text/javascript",
+                      ".json": "application/json", ".wasm": "application/wasm",
+                      ".webmanifest": "application/manifest+json", ".png": "image/png",
+                      ".svg": "image/svg+xml", ".zip": "application/zip", ".py": "text/plain",
+                      ".gz": "application/gzip"}
+
+    def __init__(self, request, client_address, server):
+        super().__init__(request, client_address, server, directory=str(server.directory))
+
+    def send_head(self):
+        prefix = self.server.prefix
+        path = urlsplit(self.path).path
+        if path != prefix and not path.startswith(prefix + "/"):
+            self.send_error(404, f"this server only serves {prefix}/")
+            return None
+        return super().send_head()
+
+    def translate_path(self, path: str) -> str:
+        return super().translate_path(path[len(self.server.prefix):] or "/")
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")  # revalidate: a rebuild is seen at once
+        super().end_headers()
+
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        if self.server.verbose:
+            super().log_message(format, *args)
+
+
+class Server(ThreadingHTTPServer):
+    """A dist/ server on 127.0.0.1; its `directory` may be swapped to serve another build."""
+
+    daemon_threads = True
+
+    def __init__(self, directory: Path, port: int = 0, prefix: str = "/", verbose: bool = False):
+        self.directory = Path(directory)
+        self.prefix = "/" + prefix.strip("/") if prefix.strip("/") else ""
+        self.verbose = verbose
+        super().__init__(("127.0.0.1", port), Handler)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}{self.prefix}/"
+
+    def start(self) -> Server:
+        """Serve in a background thread (tests); stop with close()."""
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+        return self
+
+    def close(self) -> None:
+        self.shutdown()
+        self.server_close()
+
+
+def serve(port: int, prefix: str) -> None:
+    vendor()
+    build()
+    with Server(DIST, port, prefix, verbose=True) as server:
+        print(f"Serving Skill Check at {server.url}  (Ctrl+C to stop)", flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            print()
+
+
+# ---------------------------------------------------------------------------------------------
+# test: a pinned .venv, a fresh build, Chromium, and every test
+# ---------------------------------------------------------------------------------------------
+
+CHROMIUM_PATHS = ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
+
+
+def find_chromium(python: str = sys.executable) -> str | None:
+    """CHROMIUM_PATH, then Debian's Chromium, then a browser Playwright installed itself."""
+    for candidate in (os.environ.get("CHROMIUM_PATH"), *CHROMIUM_PATHS):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    probe = ("from playwright.sync_api import sync_playwright\n"
+             "with sync_playwright() as p: print(p.chromium.executable_path)")
+    found = subprocess.run([python, "-c", probe], capture_output=True, text=True)
+    path = found.stdout.strip()
+    return path if found.returncode == 0 and path and os.access(path, os.X_OK) else None
+
+
+def ensure_venv(src: Path = ROOT) -> str:
+    """.venv with requirements-test.txt installed (again only when that file changes)."""
+    venv = src / ".venv"
+    python = venv / "bin" / "python"
+    if not python.exists():
+        _run([sys.executable, "-m", "venv", str(venv)])
+    requirements = src / "requirements-test.txt"
+    stamp = _digest(requirements.read_bytes())
+    if _read(venv / ".requirements") != stamp:
+        _run([str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q",
+              "-r", str(requirements)])
+        (venv / ".requirements").write_text(stamp)
+    return str(python)
+
+
+def test(pytest_args: list[str]) -> int:
+    python = ensure_venv()
+    vendor()
+    build()
+    chromium = find_chromium(python)
+    if chromium is None:
+        raise BuildError("no Chromium found: install it with `apt-get install chromium` "
+                         "(or set CHROMIUM_PATH); browser tests are never skipped")
+    env = {**os.environ, "CHROMIUM_PATH": chromium, "SKILLCHECK_DIST": str(DIST)}
+    print(f"Chromium: {chromium}", flush=True)
+    code = subprocess.run([python, "-m", "pytest", *pytest_args], cwd=ROOT, env=env).returncode
+    if code == 5:
+        print("build.py test: pytest collected no tests: that is a failure", file=sys.stderr)
+        return 1
+    return code
+
+
+# ---------------------------------------------------------------------------------------------
+# icons: a die in front of a playing card, drawn with signed distances, written as PNG
+# ---------------------------------------------------------------------------------------------
+
+THEME = (0x0F, 0x5C, 0x45)  # the page's theme-color; also the manifest's theme and background
+CARD = (0xF4, 0xEC, 0xD8)
+SUIT = (0xB3, 0x26, 0x2E)
+DIE = (0xFF, 0xFF, 0xFF)
+PIP = (0x1B, 0x2A, 0x33)
+ICONS = {  # file: (size, full-bleed background?, scale of the glyph within the icon)
+    "icon-192.png": (192, False, 1.0), "icon-512.png": (512, False, 1.0),
+    "maskable-192.png": (192, True, 0.78), "maskable-512.png": (512, True, 0.78),  # safe zone
+    "apple-touch-icon.png": (180, True, 0.9),
+}
+# The glyph, in icon units (0..1) at scale 1, relative to the centre; turns in radians.
+CARD_AT, CARD_TURN, CARD_HALF, CARD_RADIUS = (-0.1, -0.05), -0.26, (0.19, 0.27), 0.035
+SUIT_AT, SUIT_HALF = (-0.04, -0.09), (0.07, 0.1)  # a diamond, in the card's frame
+DIE_AT, DIE_TURN, DIE_HALF, DIE_RADIUS = (0.11, 0.1), 0.2, 0.19, 0.05
+PIPS, PIP_RADIUS = ((0, 0), (-0.1, -0.1), (0.1, 0.1), (-0.1, 0.1), (0.1, -0.1)), 0.033
+
+
+def _local(x: float, y: float, cx: float, cy: float, turn: float) -> tuple[float, float]:
+    """(x, y) in the frame of a shape centred at (cx, cy) and turned by `turn` radians."""
+    cos, sin = math.cos(turn), math.sin(turn)
+    return (x - cx) * cos + (y - cy) * sin, -(x - cx) * sin + (y - cy) * cos
+
+
+def _rounded(u: float, v: float, half_w: float, half_h: float, radius: float) -> float:
+    """Signed distance to a rounded rectangle centred on the origin (negative inside)."""
+    qx, qy = abs(u) - half_w + radius, abs(v) - half_h + radius
+    return math.hypot(max(qx, 0), max(qy, 0)) + min(max(qx, qy), 0) - radius
+
+
+def _layers(x: float, y: float, full: bool, s: float) -> list[tuple[float, tuple[int, ...]]]:
+    """(distance, colour) of each shape at (x, y), back to front; s scales the glyph."""
+    ground = -1.0 if full else _rounded(x - 0.5, y - 0.5, 0.5, 0.5, 0.2)
+    cu, cv = _local(x, y, 0.5 + CARD_AT[0] * s, 0.5 + CARD_AT[1] * s, CARD_TURN)
+    su, sv = (cu - SUIT_AT[0] * s) / SUIT_HALF[0], (cv - SUIT_AT[1] * s) / SUIT_HALF[1]
+    du, dv = _local(x, y, 0.5 + DIE_AT[0] * s, 0.5 + DIE_AT[1] * s, DIE_TURN)
+    pips = min(math.hypot(du - a * s, dv - b * s) for a, b in PIPS)
+    return [(ground, THEME),
+            (_rounded(cu, cv, CARD_HALF[0] * s, CARD_HALF[1] * s, CARD_RADIUS * s), CARD),
+            ((abs(su) + abs(sv) - s) * 0.058, SUIT),  # roughly the distance to the diamond
+            (_rounded(du, dv, DIE_HALF * s, DIE_HALF * s, DIE_RADIUS * s), DIE),
+            (pips - PIP_RADIUS * s, PIP)]
+
+
+def _pixel(x: float, y: float, full: bool, scale: float, px: float) -> tuple[int, ...]:
+    """Colour at icon coordinates (0..1), each edge anti-aliased over one pixel `px`."""
+    rgb, alpha = (0.0, 0.0, 0.0), 0.0  # premultiplied
+    for distance, colour in _layers(x, y, full, scale):
+        cover = min(max(0.5 - distance / px, 0.0), 1.0)
+        rgb = tuple(c * cover + o * (1 - cover) for c, o in zip(colour, rgb, strict=True))
+        alpha = cover + alpha * (1 - cover)
+    if alpha == 0:
+        return (0, 0, 0, 0)
+    return (*(round(c / alpha) for c in rgb), round(alpha * 255))
+
+
+def draw_icon(size: int, full: bool, scale: float) -> bytes:
+    px = 1 / size
+    rows = [[_pixel((i + 0.5) * px, (j + 0.5) * px, full, scale, px) for i in range(size)]
+            for j in range(size)]
+    return png(rows)
+
+
+def png(rows: list[list[tuple[int, int, int, int]]]) -> bytes:
+    """An 8-bit RGBA PNG of `rows` (lists of (r, g, b, a))."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(
+            ">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    raw = b"".join(b"\0" + bytes(v for pixel in row for v in pixel) for row in rows)
+    header = struct.pack(">IIBBBBB", len(rows[0]), len(rows), 8, 6, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """(width, height) from a PNG's header."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        raise ValueError("not a PNG")
+    return struct.unpack(">II", data[16:24])
+
+
+def svg_icon() -> str:
+    """The same glyph as a vector favicon (100 units square)."""
+    def hexa(rgb):
+        return "#" + "".join(f"{c:02x}" for c in rgb)
+
+    def turned(at, turn):
+        return f'transform="translate({50 + at[0] * 100:g} {50 + at[1] * 100:g}) ' \
+               f'rotate({math.degrees(turn):.2f})"'
+
+    (cw, ch), (sx, sy), (sw, sh), d = CARD_HALF, SUIT_AT, SUIT_HALF, DIE_HALF
+    suit = " ".join(f"{(sx + u) * 100:g},{(sy + v) * 100:g}"
+                    for u, v in ((0, -sh), (sw, 0), (0, sh), (-sw, 0)))
+    pips = "".join(f'<circle cx="{a * 100:g}" cy="{b * 100:g}" r="{PIP_RADIUS * 100:g}"/>'
+                   for a, b in PIPS)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+            f'<rect width="100" height="100" rx="20" fill="{hexa(THEME)}"/>'
+            f'<g {turned(CARD_AT, CARD_TURN)}><rect x="{-cw * 100:g}" y="{-ch * 100:g}" '
+            f'width="{cw * 200:g}" height="{ch * 200:g}" rx="{CARD_RADIUS * 100:g}" '
+            f'fill="{hexa(CARD)}"/><polygon points="{suit}" fill="{hexa(SUIT)}"/></g>'
+            f'<g {turned(DIE_AT, DIE_TURN)}><rect x="{-d * 100:g}" y="{-d * 100:g}" '
+            f'width="{d * 200:g}" height="{d * 200:g}" rx="{DIE_RADIUS * 100:g}" '
+            f'fill="{hexa(DIE)}"/><g fill="{hexa(PIP)}">{pips}</g></g></svg>\n')
+
+
+def icons(out: Path = ROOT / "static" / "icons") -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for name, spec in ICONS.items():
+        (out / name).write_bytes(draw_icon(*spec))
+        print(f"wrote {out / name}")
+    (out / "icon.svg").write_text(svg_icon())
+    print(f"wrote {out / 'icon.svg'}")
+
+
+# ---------------------------------------------------------------------------------------------
+
+def _digest(*parts: bytes) -> str:
+    return hashlib.sha256(b"".join(parts)).hexdigest()
+
+
+def _read(path: Path) -> str | None:
+    return path.read_text().strip() if path.is_file() else None
+
+
+def _run(command: list[str], cwd: Path = ROOT) -> None:
+    print("$", " ".join(command), flush=True)
+    if subprocess.run(command, cwd=cwd).returncode:
+        raise BuildError(f"failed: {' '.join(command)}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="build.py", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("vendor", help="npm ci the pinned runtime, copy it to static/vendor/")
+    commands.add_parser("build", help="make dist/")
+    serving = commands.add_parser("serve", help="serve dist/ on 127.0.0.1")
+    serving.add_argument("--port", type=int, default=8000)
+    serving.add_argument("--base", default="/", help="serve under this sub-path, e.g. /skillcheck/")
+    commands.add_parser("test", help="run every test (extra arguments go to pytest)")
+    commands.add_parser("icons", help="redraw static/icons/")
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command != "test":
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    try:
+        actions = {"vendor": partial(vendor, force=True), "build": lambda: (vendor(), build()),
+                   "serve": lambda: serve(getattr(args, "port", 0), getattr(args, "base", "/")),
+                   "icons": icons, "test": lambda: test(extra)}
+        result = actions[args.command]()
+    except BuildError as error:
+        print(f"build.py {args.command}: {error}", file=sys.stderr)
+        return 1
+    return result if isinstance(result, int) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

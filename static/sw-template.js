@@ -1,0 +1,91 @@
+// Skill Check's service worker: the whole app from the cache, one build at a time.
+// build.py writes dist/sw.js from this file, filling VERSION (a hash of every file of the build) and
+// PRECACHE ([url, sha256] for each file). Any change to any file changes this script, so the
+// browser installs the new worker beside the old one; it waits until the player accepts the
+// reload (SKIP_WAITING from static/js/sw-register.js), so a page never mixes two builds.
+
+const VERSION = "__CACHE_VERSION__";
+const PRECACHE = "__PRECACHE__";
+
+// Cache storage is shared by the whole origin: name caches by scope too, so two copies of the app
+// under different sub-paths of one host never delete each other's files.
+const PREFIX = "skillcheck-";
+const SCOPE = self.registration.scope;
+const CACHE = `${PREFIX}${VERSION} ${SCOPE}`;
+const REVISION = "X-Skillcheck-Revision";
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(precache());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name !== CACHE && name.startsWith(PREFIX) && name.endsWith(` ${SCOPE}`)) {
+        await caches.delete(name);
+      }
+    }
+    await self.clients.claim(); // the first install takes over the page that installed it
+  })());
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data?.type === "SKIP_WAITING") self.skipWaiting();
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  event.respondWith(fromCache(request));
+});
+
+async function fromCache(request) {
+  const cache = await caches.open(CACHE);
+  // A navigation may carry a query (?utm=..., a share link's fragment is never sent): the page is
+  // the same file.
+  const hit = await cache.match(request, { ignoreSearch: request.mode === "navigate" });
+  return hit ?? fetch(request);
+}
+
+// Fill this build's cache: reuse files an older build already verified, fetch the others, and
+// check every byte against the build's hash so a half-deployed server can never be cached.
+async function precache() {
+  const cache = await caches.open(CACHE);
+  const older = await olderCaches();
+  await Promise.all(PRECACHE.map(async ([url, revision]) => {
+    const response = (await reuse(older, url, revision)) ?? (await download(url, revision));
+    await cache.put(url, response);
+  }));
+}
+
+async function olderCaches() {
+  const names = (await caches.keys()).filter((name) => name !== CACHE && name.startsWith(PREFIX));
+  return Promise.all(names.map((name) => caches.open(name)));
+}
+
+async function reuse(older, url, revision) {
+  for (const cache of older) {
+    const response = await cache.match(url);
+    if (response?.headers.get(REVISION) === revision) return response;
+  }
+  return undefined;
+}
+
+async function download(url, revision) {
+  for (const mode of ["no-cache", "reload"]) { // revalidate first; bypass the HTTP cache if stale
+    const response = await fetch(new Request(url, { cache: mode }));
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    const body = await response.arrayBuffer();
+    if ((await sha256(body)) === revision) {
+      const headers = new Headers(response.headers);
+      headers.set(REVISION, revision);
+      return new Response(body, { status: 200, headers });
+    }
+  }
+  throw new Error(`${url} does not match this build: the server is still being updated`);
+}
+
+async function sha256(buffer) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", buffer));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
