@@ -1,0 +1,73 @@
+// Boots Pyodide from the build's memory snapshot when it fits, else boots it the normal way.
+//
+// PyScript's `interpreter` option points here instead of at pyodide.mjs. A snapshot skips the
+// interpreter's start-up and the app's imports (about half of a cold boot, two thirds of a warm
+// one). It is only used when it is certainly right: stack switching in this browser (snapshots
+// need it for run_sync), made by this very runtime version, and its SHA-256 matches the one the
+// build wrote beside it. Anything else boots normally, with one console note saying why.
+import { loadPyodide as loadRuntime, version } from "../vendor/pyodide/pyodide.mjs";
+
+export { version };
+
+// PyScript passes this module's own folder as indexURL; the runtime's files live elsewhere.
+const RUNTIME = new URL("../vendor/pyodide/", import.meta.url).href;
+const MANIFEST = new URL("../snapshot/snapshot.json", import.meta.url);
+
+// Everything random is frozen in a snapshot: draw a fresh seed, and drop the second "" that a
+// restore adds to sys.path so the path matches a normal boot.
+const AFTER_RESTORE = `
+import os, random, sys
+random.seed(os.urandom(32))
+if sys.path[:2] == ["", ""]:
+    del sys.path[0]
+`;
+
+export async function loadPyodide(options = {}) {
+  const settings = { ...options, indexURL: RUNTIME };
+  let reason;
+  try {
+    const entry = await usableSnapshot();
+    const snapshot = fetchSnapshot(entry);
+    snapshot.catch(() => {}); // handled below once loadRuntime awaits it; no unhandled rejection
+    const pyodide = await loadRuntime({ ...settings, _loadSnapshot: snapshot });
+    pyodide.runPython(AFTER_RESTORE);
+    markBoot("snapshot");
+    return pyodide;
+  } catch (error) {
+    reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  }
+  console.info(`Skill Check: starting without the snapshot (${reason}).`);
+  markBoot("normal");
+  return loadRuntime(settings);
+}
+
+// The snapshot's manifest, once the browser and the runtime version are known to fit it.
+async function usableSnapshot() {
+  if (!("Suspending" in WebAssembly)) throw new Error("no WebAssembly stack switching");
+  if (!globalThis.crypto?.subtle) throw new Error("no crypto.subtle to verify it");
+  const response = await fetch(MANIFEST);
+  if (!response.ok) throw new Error(`snapshot.json: HTTP ${response.status}`);
+  const entry = await response.json();
+  if (entry.pyodide !== version) {
+    throw new Error(`made by Pyodide ${entry.pyodide}, this is ${version}`);
+  }
+  return entry;
+}
+
+// Download, verify and unpack the gzipped snapshot; any failure rejects, and the boot falls back.
+async function fetchSnapshot(entry) {
+  const response = await fetch(new URL(entry.file, MANIFEST));
+  if (!response.ok) throw new Error(`${entry.file}: HTTP ${response.status}`);
+  const packed = await response.arrayBuffer();
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", packed));
+  const hex = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  if (hex !== entry.sha256) throw new Error(`${entry.file}: checksum mismatch`);
+  const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+// Which path booted, for tests and for anyone curious: <html data-boot="snapshot|normal">.
+function markBoot(path) {
+  const root = globalThis.document?.documentElement;
+  if (root) root.dataset.boot = path;
+}

@@ -1,0 +1,74 @@
+// Makes the Pyodide memory snapshot the page boots from: node make_snapshot.mjs DIST
+//
+// Loads the runtime vendored in DIST (the very files the browser will load, so the snapshot's
+// build id matches), writes the app's Python files where PyScript will put them, imports the
+// pure ones (preload.py), and writes DIST/static/snapshot/pyodide.snapshot.gz with snapshot.json
+// beside it (SHA-256 of the gzip file, runtime version, imported modules). Needs Node 24 or
+// newer: snapshots made by Node 20 break run_sync in the browser.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, posix } from "node:path";
+import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const MIN_NODE = 24;
+
+function fail(message) {
+  console.error(`make_snapshot: ${message}`);
+  process.exit(1);
+}
+
+// The [files] of pyscript.json as [source path in DIST, destination under the working dir].
+function appFiles(dist) {
+  const { files = {} } = JSON.parse(readFileSync(join(dist, "pyscript.json"), "utf8"));
+  return Object.entries(files).map(([from, to]) => {
+    const target = to.endsWith("/") ? to + posix.basename(from) : to;
+    return [join(dist, from), posix.normalize(target)];
+  });
+}
+
+async function main() {
+  const [dist] = process.argv.slice(2);
+  if (!dist) fail("usage: node make_snapshot.mjs DIST");
+  const major = Number(process.versions.node.split(".")[0]);
+  if (major < MIN_NODE) fail(`needs Node ${MIN_NODE}+, this is ${process.versions.node}`);
+
+  const runtime = join(dist, "static", "vendor", "pyodide");
+  const { loadPyodide, version } = await import(pathToFileURL(join(runtime, "pyodide.mjs")).href);
+  // As in a browser: Node would otherwise name this script as the program (os.environ["_"]).
+  const pyodide = await loadPyodide({
+    indexURL: runtime + "/",
+    _makeSnapshot: true,
+    _sysExecutable: "./this.program",
+  });
+
+  const paths = [];
+  for (const [source, target] of appFiles(dist)) {
+    const path = posix.resolve("/home/pyodide", target);
+    pyodide.FS.mkdirTree(posix.dirname(path));
+    pyodide.FS.writeFile(path, readFileSync(source));
+    paths.push(target);
+  }
+  const preload = readFileSync(new URL("preload.py", import.meta.url), "utf8");
+  const namespace = pyodide.toPy({});
+  pyodide.runPython(preload, { globals: namespace });
+  const modules = namespace.get("preload")(pyodide.toPy(paths)).toJs();
+
+  const raw = pyodide.makeMemorySnapshot();
+  const packed = gzipSync(raw, { level: 9 });
+  const out = join(dist, "static", "snapshot");
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, "pyodide.snapshot.gz"), packed);
+  const entry = {
+    file: "pyodide.snapshot.gz",
+    sha256: createHash("sha256").update(packed).digest("hex"),
+    pyodide: version,
+    bytes: packed.length,
+    raw_bytes: raw.length,
+    modules,
+  };
+  writeFileSync(join(out, "snapshot.json"), JSON.stringify(entry, null, 2) + "\n");
+  console.log(JSON.stringify({ ...entry, modules: modules.length }));
+}
+
+main().catch((error) => fail(error.stack || String(error)));
