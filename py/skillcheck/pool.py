@@ -1,4 +1,281 @@
-from ._pending import pending
+"""Seed 002: a pool of d10s rolled under the skill against a Difficulty Rating (DR).
 
-POOL = pending("pool")
-SWIFT = pending("swift")
+Also home to what the Swift edition (swift.py) shares with it: the field specs, the IoS rule and the
+named degrees of success.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+
+from .draw import Draw
+from .errors import InvalidRequest
+from .request import Flag, Whole, read_list
+from .system import System, odds_from
+
+TRAIT = Whole("trait", "Trait", 1, 10)
+SKILL = Whole("skill", "Skill", 1, 10)
+DR = Whole("dr", "DR", 1, 10)
+BONUS = Whole("bonus", "Bonus", 0, 100, 0)
+LUCK = Whole("luck", "Luck", 0, 100, 0)
+SECRET = Flag("secret", "Secret DR")
+FACES = 10
+DEGREES = ("critical", "success", "basic", "barely", "failure", "disaster")
+WINNERS = ("critical", "success", "basic", "barely")
+OUTCOMES = (*DEGREES, "flubbed", "too difficult", "secret")
+
+
+def increments(have: int, need: int) -> int:
+    """IoS: "Meeting the DR exact is an IoS of 1. Rolling 5 successes for a DR of 4 gives you an
+    IoS of 2" — and short of it, the (negative) shortfall."""
+    return have - need + 1 if have >= need else have - need
+
+
+def degree(ios: int, needed_points: bool) -> str:
+    """The named degree of a judged check; it succeeded iff IoS ≥ 1."""
+    if ios >= 1:
+        if needed_points:
+            # "Barely Succeeding - the number of success dice does not meet the task's difficulty
+            # rating unless bonus points are used."
+            return "barely"
+        if ios >= 3:
+            return "critical"  # "Critical Success - the Increment of Success is a 3 or higher."
+        # "Basic Success - the Increment of Success is a 1." (IoS 2 has no name in the text.)
+        return "basic" if ios == 1 else "success"
+    return "disaster" if ios <= -3 else "failure"  # "Disaster - the Increment of Success was a -3"
+
+
+def no_secret(request: dict) -> None:
+    """Only the flip and pool checks let the GM keep the difficulty secret (contract)."""
+    if SECRET.read(request):
+        raise InvalidRequest("secret", "this system has no secret difficulty")
+
+
+@dataclass(frozen=True)
+class Pool:
+    trait: int
+    skill: int
+    dr: int | None  # None: the GM keeps it secret
+    bonus: int
+    luck: int
+
+    @property
+    def flub_possible(self) -> bool:
+        # "Flubbed - this happens if a character has a Trait score of 10 and a Skill score of 10"
+        return self.trait == 10 and self.skill == 10
+
+    @property
+    def too_difficult(self) -> bool:
+        # Lockpicking table: Dexterity 1-3 against a difficulty of 4 — "task is too difficult".
+        return self.dr is not None and self.trait < self.dr
+
+
+def read(request: dict) -> Pool:
+    trait, skill = TRAIT.read(request), SKILL.read(request)
+    # "sometimes the Gamemaster may opt to keep this a secret"
+    dr = None if SECRET.read(request) and request.get("dr") is None else DR.read(request)
+    return Pool(trait, skill, dr, BONUS.read(request), LUCK.read(request))
+
+
+@dataclass(frozen=True)
+class Spend:
+    """Which dice the points turn into successes, and what that costs."""
+
+    bought: tuple[int, ...]  # indices into the roll
+    bonus_used: int
+    luck_used: int
+
+
+def spend(dice: list[int], pool: Pool) -> Spend:
+    """Spend bonus (and maybe luck) points on a roll, one increment lowering one die by 1.
+
+    "a +1 bonus to a skill can change one die by one increment" and "The same applies if the
+    player wants to spend any Luck Points on the roll." Bonus points buy as many successes as they
+    can, cheapest first; luck only when, with the bonus, it reaches the DR, and then the fewest.
+    """
+    failing = sorted((face - pool.skill, i) for i, face in enumerate(dice) if face > pool.skill)
+    costs = [cost for cost, _ in failing]
+    by_bonus, spent = 0, 0
+    while by_bonus < len(costs) and spent + costs[by_bonus] <= pool.bonus:
+        spent += costs[by_bonus]
+        by_bonus += 1
+    short = 0 if pool.dr is None else pool.dr - (len(dice) - len(costs))
+    if short > by_bonus and sum(costs[:short]) <= pool.bonus + pool.luck:
+        needed = sum(costs[:short])
+        return Spend(tuple(i for _, i in failing[:short]), pool.bonus, needed - pool.bonus)
+    return Spend(tuple(i for _, i in failing[:by_bonus]), spent, 0)
+
+
+def resolve(request: dict, draw: Draw) -> dict:
+    pool = read(request)
+    checked = {"system": "pool", "trait": pool.trait, "skill": pool.skill, "bonus": pool.bonus,
+               "luck": pool.luck, "secret": pool.dr is None}
+    if pool.dr is not None:
+        checked["dr"] = pool.dr
+    if pool.too_difficult:
+        if read_list(request, "dice", "", FACES):
+            raise InvalidRequest("dice", "must be empty: no dice are rolled when Trait is below DR")
+        checked["dice"] = []
+        return {"system": "pool", "outcome": "too difficult", "success": False, "dice": [],
+                "adjusted": [], "natural_successes": 0, "successes": 0, "ios": None,
+                "bonus_used": 0, "luck_used": 0, "request": checked,
+                "explain": [f"Trait {pool.trait} is below DR {pool.dr}: the task is too difficult,"
+                            " no dice are rolled."]}
+    dice = draw.dice(pool.trait, FACES, request.get("dice"), "dice")
+    checked["dice"] = dice
+    return {"system": "pool", **judge(dice, pool), "request": checked}
+
+
+def judge(dice: list[int], pool: Pool) -> dict:
+    """Everything a roll of the pool decides, with the sentences that explain it."""
+    natural = sum(face <= pool.skill for face in dice)
+    points = spend(dice, pool)
+    adjusted = [pool.skill if i in points.bought else face for i, face in enumerate(dice)]
+    successes = natural + len(points.bought)
+    tens = dice.count(10)
+    explain = [
+        f"Rolled {len(dice)}d10 (Trait {pool.trait}): {', '.join(map(str, dice))}.",
+        # "Every dice that rolls under the skill score is counted as a success."
+        f"Skill {pool.skill}: each die of {pool.skill} or less succeeds — {natural} natural"
+        f" success{'es' if natural != 1 else ''}.",
+        *_explain_points(dice, pool, points, successes),
+    ]
+    result = {"dice": dice, "adjusted": adjusted, "natural_successes": natural,
+              "successes": successes, "bonus_used": points.bonus_used,
+              "luck_used": points.luck_used}
+    if pool.dr is None:
+        explain.append(f"The DR is secret: the GM judges {successes} successes.")
+        if pool.flub_possible and tens >= 3:
+            explain.append(f"{tens} natural 10s with Trait 10 and Skill 10: flubbed, whatever"
+                           " the DR.")
+        return {"outcome": "secret", "success": None, **result, "ios": None, "explain": explain}
+    ios = increments(successes, pool.dr)
+    if pool.flub_possible and tens >= 3:
+        # "if that player rolls 3 or more 10s on the dice, the attempt was flubbed"
+        outcome = "flubbed"
+        explain.append(f"{tens} natural 10s with Trait 10 and Skill 10: flubbed.")
+    else:
+        # "If the successes equal or exceed the task's Difficulty Rating, the attempt is a success."
+        outcome = degree(ios, natural < pool.dr <= successes)
+        explain.append(f"{successes} successes against DR {pool.dr}: IoS {ios}, {outcome}.")
+    return {"outcome": outcome, "success": outcome in WINNERS, **result, "ios": ios,
+            "explain": explain}
+
+
+def _explain_points(dice: list[int], pool: Pool, points: Spend, successes: int) -> list[str]:
+    said = []
+    if points.bought:
+        lowered = ", ".join(f"{dice[i]} to {pool.skill}" for i in sorted(points.bought))
+        luck = f" and {points.luck_used} Luck" if points.luck_used else ""
+        said.append(f"Spent {points.bonus_used} of {pool.bonus} Bonus{luck} to lower {lowered}.")
+    elif pool.bonus:
+        said.append(f"Bonus {pool.bonus} is too little to turn a die into a success.")
+    if pool.luck and not points.luck_used:
+        if pool.dr is None:
+            reason = "the DR is secret"
+        elif successes >= pool.dr:
+            reason = "it was not needed"
+        else:
+            reason = f"it could not lift the successes to DR {pool.dr}"
+        said.append(f"No Luck spent: {reason}.")
+    return said
+
+
+def odds(request: dict) -> dict:
+    pool = read(request)
+    if pool.too_difficult:
+        return odds_from({"too difficult": Fraction(1)}, WINNERS)
+    total = FACES ** pool.trait
+    ways = success_ways(pool)
+    if pool.dr is None:
+        totals: dict[int, Fraction] = {}
+        for (_, successes), w in ways.items():
+            totals[successes] = totals.get(successes, 0) + Fraction(w, total)
+        return {"outcomes": {"secret": Fraction(1)}, "success": None, "totals": totals}
+    outcomes: dict[str, Fraction] = {}
+    if pool.flub_possible:
+        # Every die succeeds naturally; a roll with three or more 10s is flubbed instead.
+        flubbed = sum(comb(10, j) * 9 ** (10 - j) for j in range(3, 11))
+        outcomes["flubbed"] = Fraction(flubbed, total)
+        ways[(10, 10)] -= flubbed
+    for (natural, successes), w in ways.items():
+        name = degree(increments(successes, pool.dr), natural < pool.dr <= successes)
+        outcomes[name] = outcomes.get(name, 0) + Fraction(w, total)
+    return odds_from(outcomes, WINNERS)
+
+
+def success_ways(pool: Pool) -> dict[tuple[int, int], int]:
+    """Of the 10**trait rolls, how many give each (natural successes, successes after points).
+
+    The natural successes are placed first (C(trait, n) · skill**n ways); the failing dice then go
+    through a dynamic programme over their faces in cost order (bought_ways).
+    """
+    top = FACES - pool.skill  # the dearest failing face costs this much
+    ways: dict[tuple[int, int], int] = {}
+    for natural in range(pool.trait + 1):
+        failing = pool.trait - natural
+        if failing and not top:
+            continue
+        short = 0 if pool.dr is None else max(pool.dr - natural, 0)
+        luck = 0 if pool.dr is None else pool.luck
+        base = comb(pool.trait, natural) * pool.skill ** natural
+        for bought, w in bought_ways(failing, top, short, pool.bonus, luck).items():
+            ways[(natural, natural + bought)] = base * w
+    return ways
+
+
+def bought_ways(count: int, top: int, short: int, bonus: int, luck: int) -> dict[int, int]:
+    """Of the top**count ways `count` failing dice can fall (costs 1..top), how many end with each
+    number of dice bought by `spend` when `short` more successes would reach the DR.
+
+    The dice are placed face by face in cost order, so what is bought is always a cheapest-first
+    prefix. A state is (bought by bonus alone, dice placed, their total cost); it is settled — and
+    the dice still to come spread over the dearer faces at once — as soon as the answer is known
+    (see _settled), which keeps the states few however large bonus and luck are.
+    """
+    if count == 0:
+        return {0: 1}
+    done: dict[int, int] = {}
+    states = {(0, 0, 0): 1}
+    for cost in range(1, top + 1):
+        dearer = top - cost
+        nxt: dict[tuple[int, int, int], int] = {}
+        for (by_bonus, placed, spent), w in states.items():
+            left = count - placed
+            for here in range(left + 1) if dearer else (left,):
+                placed2, spent2 = placed + here, spent + here * cost
+                by_bonus2 = (placed + min(here, (bonus - spent) // cost) if by_bonus == placed
+                             else by_bonus)
+                ways = w * comb(left, here)
+                final = _settled(by_bonus2, placed2, spent2, count - placed2, cost, top, short,
+                                 bonus, luck)
+                if final is None:
+                    key = (by_bonus2, placed2, spent2)
+                    nxt[key] = nxt.get(key, 0) + ways
+                else:
+                    done[final] = done.get(final, 0) + ways * dearer ** (count - placed2)
+        states = nxt
+    return done
+
+
+def _settled(by_bonus: int, placed: int, spent: int, left: int, cost: int, top: int, short: int,
+             bonus: int, luck: int) -> int | None:
+    """How many dice `spend` will buy, if already decided after placing faces up to `cost`."""
+    if by_bonus == placed:  # the bonus has paid for every die so far
+        return placed + left if spent + left * top <= bonus else None
+    if by_bonus >= short:  # the bonus alone reaches the DR: luck stays home
+        return by_bonus
+    if placed >= short:  # the cheapest `short` dice are all placed: can luck pay the rest?
+        return short if spent - (placed - short) * cost <= bonus + luck else by_bonus
+    if spent + (short - placed) * (cost + 1) > bonus + luck:  # even the cheapest rest is too dear
+        return by_bonus
+    return None
+
+
+POOL = System(
+    name="pool", label="d10 pool", seed="002", button="Roll",
+    outcomes=OUTCOMES, winners=WINNERS, resolve=resolve, odds=odds,
+    fields=(TRAIT, SKILL, DR, BONUS, LUCK, SECRET),
+)

@@ -1,7 +1,7 @@
 """The rule systems by contract name. A new system is one module and one line here."""
 
-from . import flip, fluke, passages, pool
+from . import flip, fluke, passages, pool, swift
 
 REGISTRY = {system.name: system for system in (
-    flip.SYSTEM, pool.POOL, pool.SWIFT, fluke.SYSTEM, passages.SYSTEM,
+    flip.SYSTEM, pool.POOL, swift.SYSTEM, fluke.SYSTEM, passages.SYSTEM,
 )}
