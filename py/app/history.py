@@ -1,0 +1,360 @@
+"""The roll log: every check, reveal and spend, newest first, kept in storage across reloads.
+
+Pure Python: storage is injected (see storage.py). Entries are plain JSON dicts:
+
+    common  id (int), kind, time (ISO 8601 UTC), system, summary (one line of plain text)
+    check   outcome, success (bool | None), request (the result's request, draw included)
+    reveal  the same as check, plus reveals (the id of the secret check it judges)
+    spend   character, name, resource ("luck" | "xp"), amount, before, after, check (id | None)
+    undo    the same as spend, plus undoes (the id of the spend it gives back, or None)
+
+Each entry's JSON text is made once, when it is added; saving joins those texts, so a roll costs
+one small serialisation plus one join however long the log is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from skillcheck import SYSTEMS
+
+from .storage import (
+    EnvelopeError,
+    Slot,
+    Storage,
+    dump,
+    envelope,
+    parse,
+    read_time,
+    stamp,
+    text_field,
+    utc_now,
+    whole,
+)
+
+LOG_KEY = "skillcheck.log"
+KIND = "skillcheck.log"
+CAP = 5000
+LONGEST_ENTRY = 8000
+LONGEST_FILE = 20_000_000
+LONGEST_SUMMARY = 300
+BIGGEST_ID = 2**53 - 1  # JavaScript's largest safe integer
+BIGGEST_NEXT_ID = 2**52  # so counting on from a stored next_id stays safe
+BIGGEST_AMOUNT = 10**7
+KINDS = ("check", "reveal", "spend", "undo")
+RESOURCES = ("luck", "xp")
+DRAW_KEYS = ("cards", "dice")
+# What a re-roll leaves out: the draw, the chosen card among it, and a seed that would redraw it.
+REPLAY_KEYS = (*DRAW_KEYS, "keep", "seed")
+
+
+class LogFileError(ValueError):
+    """An import the log refused; the message is for the player and the log is unchanged."""
+
+
+# ---- requests: draws, re-rolls, reveals, one-line summaries --------------------------------
+
+
+def strip_draw(request: dict) -> dict:
+    """A copy of `request` without its draw (at any depth), so resolving it rolls afresh."""
+    def strip(value):
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in REPLAY_KEYS}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+    return strip(request)
+
+
+def draw_of(request: dict) -> dict[str, list]:
+    """The cards and dice a request carries, by dotted path: {"initiator.cards": [...], ...}."""
+    found: dict[str, list] = {}
+
+    def walk(value, prefix: str) -> None:
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, inner in items:
+            name = f"{prefix}{key}"
+            if key in DRAW_KEYS and isinstance(inner, list):
+                found[name] = inner
+            elif isinstance(inner, dict | list):
+                walk(inner, name + ".")
+    walk(request, "")
+    return found
+
+
+def summarize(request: dict) -> str:
+    """One line of a request's inputs, leaving out the draw and fields at their defaults."""
+    defaults = {spec["name"]: spec.get("default")
+                for spec in SYSTEMS.get(request.get("system"), {}).get("fields", ())}
+
+    def line(obj: dict, top: bool) -> str:
+        parts = []
+        for key, value in obj.items():
+            if key in ("system", *REPLAY_KEYS) or value is None or value is False:
+                continue
+            if top and key in defaults and defaults[key] == value:
+                continue
+            if value is True:
+                parts.append(key)
+            elif isinstance(value, dict):
+                parts.append(f"{key} ({line(value, False)})")
+            elif isinstance(value, list):
+                parts.append(f"{len(value)} {key}")
+            else:
+                parts.append(f"{key} {value}")
+        return ", ".join(parts)
+
+    text = line(request, True)
+    return text if len(text) <= LONGEST_SUMMARY else text[:LONGEST_SUMMARY - 1] + "…"
+
+
+def reroll_request(entry: dict) -> dict:
+    """The request of a logged check minus its draw: resolving it is the one-tap re-roll."""
+    return strip_draw(entry["request"])
+
+
+def reveal_request(entry: dict, difficulty: dict) -> dict:
+    """A secret check's request, same draw, with the GM's difficulty ({"dtn": 15}) filled in."""
+    request = {k: v for k, v in entry["request"].items() if k != "secret"}
+    return {**request, **difficulty}
+
+
+# ---- reading entries: every field of every loaded entry is checked ---------------------------
+
+
+def _id(value: object, name: str) -> int:
+    return whole(value, name, 1, BIGGEST_ID)
+
+
+def _maybe_id(value: object, name: str) -> int | None:
+    return None if value is None else _id(value, name)
+
+
+def _judged(raw: dict, system: str) -> dict:
+    outcome = text_field(raw.get("outcome"), "outcome", 40)
+    success = raw.get("success")
+    if success is not None and not isinstance(success, bool):
+        raise ValueError("success: must be true, false or null")
+    request = raw.get("request")
+    if not isinstance(request, dict) or request.get("system") != system:
+        raise ValueError("request: must be a request of the entry's system")
+    return {"outcome": outcome, "success": success, "request": request}
+
+
+def _spent(raw: dict, system: str) -> dict:
+    resource = raw.get("resource")
+    if resource not in RESOURCES:
+        raise ValueError("resource: must be luck or xp")
+    return {
+        "character": _id(raw.get("character"), "character"),
+        "name": text_field(raw.get("name"), "name", 60),
+        "resource": resource,
+        "amount": whole(raw.get("amount"), "amount", 1, BIGGEST_AMOUNT),
+        "before": whole(raw.get("before"), "before", 0, BIGGEST_AMOUNT),
+        "after": whole(raw.get("after"), "after", 0, BIGGEST_AMOUNT),
+    }
+
+
+def read_entry(raw: object) -> dict:
+    """A checked copy of one stored entry holding only known fields; ValueError naming a field."""
+    if not isinstance(raw, dict):
+        raise ValueError("entry: must be an object")
+    kind = raw.get("kind")
+    if kind not in KINDS:
+        raise ValueError("kind: must be one of " + ", ".join(KINDS))
+    system = raw.get("system")
+    if system not in SYSTEMS:
+        raise ValueError("system: must be one of " + ", ".join(SYSTEMS))
+    entry = {"id": _id(raw.get("id"), "id"), "kind": kind, "time": read_time(raw.get("time")),
+             "system": system, "summary": text_field(raw.get("summary"), "summary",
+                                                     LONGEST_SUMMARY)}
+    if kind in ("check", "reveal"):
+        entry.update(_judged(raw, system))
+    else:
+        entry.update(_spent(raw, system))
+    if kind == "reveal":
+        entry["reveals"] = _id(raw.get("reveals"), "reveals")
+    elif kind == "spend":
+        entry["check"] = _maybe_id(raw.get("check"), "check")
+    elif kind == "undo":
+        entry["undoes"] = _maybe_id(raw.get("undoes"), "undoes")
+    return entry
+
+
+def checked(raw: object, next_id: int) -> tuple[dict, str]:
+    """A stored entry read and checked, with its JSON text; ValueError naming a bad field."""
+    entry = read_entry(raw)
+    if entry["id"] >= next_id:
+        raise ValueError("id: must be below the log's next_id")
+    text = dump(entry)
+    if len(text) > LONGEST_ENTRY:
+        raise ValueError(f"entry: must be at most {LONGEST_ENTRY} characters of JSON")
+    return entry, text
+
+
+def _entries_of(data: dict) -> tuple[list, int]:
+    entries, next_id = data.get("entries"), data.get("next_id")
+    if not isinstance(entries, list):
+        raise ValueError("entries: must be a list")
+    return entries, whole(next_id, "next_id", 1, BIGGEST_NEXT_ID)
+
+
+# ---- the log ---------------------------------------------------------------------------------
+
+
+class RollLog:
+    """The roll log of this browser. `warnings` holds what loading had to tell the player.
+
+    Entries are kept oldest first; `entries()` gives them newest first. Returned entries are the
+    log's own dicts: read them, don't change them.
+    """
+
+    def __init__(self, storage: Storage, *, key: str = LOG_KEY, cap: int = CAP,
+                 clock: Callable[[], datetime] = utc_now):
+        self.cap = cap
+        self.clock = clock
+        self.dropped = 0
+        self._slot = Slot(storage, key, KIND, "roll log", LONGEST_FILE, clock)
+        self._entries: list[dict] = []
+        self._texts: list[str] = []
+        self._next_id = 1
+        loaded = self._slot.load(self._read_tolerant)
+        if loaded is not None:
+            self._replace(*loaded)
+        if self._slot.rewrite:
+            self._slot.warnings += self._save()
+        self.warnings = self._slot.warnings
+
+    # -- reading
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def entries(self, system: str | None = None) -> list[dict]:
+        """Newest first; only one system's entries when `system` is given."""
+        return [e for e in reversed(self._entries) if system is None or e["system"] == system]
+
+    def get(self, entry_id: int) -> dict | None:
+        return next((e for e in reversed(self._entries) if e["id"] == entry_id), None)
+
+    def last_check(self, system: str | None = None) -> dict | None:
+        """The newest check (of `system` if given): what one-tap re-roll repeats."""
+        return next((e for e in self.entries(system) if e["kind"] == "check"), None)
+
+    @property
+    def unsaved(self) -> bool:
+        """True while the log in memory is not in storage (storage full, unreadable or newer)."""
+        return self._slot.failing or self._slot.frozen
+
+    # -- adding
+
+    def record_check(self, result: dict, summary: str | None = None) -> tuple[dict, list[str]]:
+        """Log the result of `skillcheck.resolve`; returns the entry and any warnings to show."""
+        request = result["request"]
+        return self._add("check", result["system"],
+                         summarize(request) if summary is None else summary,
+                         outcome=result["outcome"], success=result["success"], request=request)
+
+    def record_reveal(self, secret_id: int, result: dict) -> tuple[dict, list[str]]:
+        """Log the GM's reveal of the secret check `secret_id` (`result` judges its draw)."""
+        original = self.get(secret_id)
+        if original is None or original["kind"] != "check" or original["outcome"] != "secret":
+            raise ValueError(f"entry {secret_id} is not a secret check in the log")
+        if result["system"] != original["system"]:
+            raise ValueError("a reveal must judge a check of the same system")
+        request = result["request"]
+        return self._add("reveal", result["system"], "Revealed: " + summarize(request),
+                         outcome=result["outcome"], success=result["success"], request=request,
+                         reveals=secret_id)
+
+    def record_spend(self, spend: dict, check_id: int | None = None) -> tuple[dict, list[str]]:
+        """Log a spend record of characters.apply_result, linked to the check that spent it."""
+        return self._add("spend", spend["system"], spend["text"], **_spend_fields(spend),
+                         check=check_id)
+
+    def record_undo(self, undo: dict) -> tuple[dict, list[str]]:
+        """Log an undo record of characters.undo_spend, linked to that character's last spend."""
+        spent = next((e for e in reversed(self._entries) if e["kind"] == "spend"
+                      and e["character"] == undo["character"]), None)
+        return self._add("undo", undo["system"], undo["text"], **_spend_fields(undo),
+                         undoes=spent and spent["id"])
+
+    def _add(self, kind: str, system: str, summary: str, **fields) -> tuple[dict, list[str]]:
+        entry, text = checked({"id": self._next_id, "kind": kind, "time": stamp(self.clock()),
+                               "system": system, "summary": summary, **fields}, self._next_id + 1)
+        self._next_id += 1
+        self._entries.append(entry)
+        self._texts.append(text)
+        warnings = []
+        if len(self._entries) > self.cap:
+            over = len(self._entries) - self.cap
+            del self._entries[:over], self._texts[:over]
+            if not self.dropped:
+                warnings.append(f"The log keeps the newest {self.cap:,} entries: the oldest are "
+                                "now dropped as new ones come in.")
+            self.dropped += over
+        return entry, warnings + self._save()
+
+    # -- clearing, export, import
+
+    def clear(self) -> list[str]:
+        """Empty the log (the page asks first). Ids keep counting up."""
+        self._entries, self._texts = [], []
+        return self._save()
+
+    def export_json(self) -> str:
+        """The whole log as a JSON file's text; `import_json` reads it back exactly."""
+        head = dump(envelope(KIND, next_id=self._next_id, entries=[]))[:-2]
+        # head + entries + "]}" in one allocation: the joined entries serve as the separator
+        return ",".join(self._texts).join((head, "]}"))
+
+    def import_json(self, text: object) -> tuple[int, list[str]]:
+        """Replace the log with an exported file's; LogFileError (log unchanged) if it is bad."""
+        try:
+            data = parse(text, KIND, LONGEST_FILE)
+            raws, next_id = _entries_of(data)
+            if len(raws) > self.cap:
+                raise ValueError(f"it holds more than {self.cap:,} entries")
+            rows = []
+            for n, raw in enumerate(raws, 1):
+                try:
+                    rows.append(checked(raw, next_id))
+                except ValueError as error:
+                    raise ValueError(f"entry {n}: {error}") from None
+            if len({entry["id"] for entry, _ in rows}) != len(rows):
+                raise ValueError("two entries share an id")
+        except (EnvelopeError, ValueError) as error:
+            raise LogFileError(f"This file could not be imported: {error}. "
+                               "Your log was not changed.") from None
+        self._replace(rows, next_id)
+        return len(rows), self._save()
+
+    # -- storage
+
+    def _read_tolerant(self, data: dict) -> tuple[tuple[list, int], int]:
+        """Loading keeps every readable entry; the count of the rest triggers a backup."""
+        raws, next_id = _entries_of(data)
+        rows, seen = [], set()
+        for raw in raws[-self.cap:]:
+            try:
+                entry, text = checked(raw, next_id)
+            except ValueError:
+                continue
+            if entry["id"] not in seen:
+                seen.add(entry["id"])
+                rows.append((entry, text))
+        return (rows, next_id), len(raws) - len(rows)
+
+    def _replace(self, rows: list[tuple[dict, str]], next_id: int) -> None:
+        self._entries = [entry for entry, _ in rows]
+        self._texts = [text for _, text in rows]
+        self._next_id = next_id
+
+    def _save(self) -> list[str]:
+        return self._slot.save(self.export_json())
+
+
+def _spend_fields(record: dict) -> dict:
+    return {k: record[k] for k in ("character", "name", "resource", "amount", "before", "after")}
+

@@ -1,0 +1,378 @@
+"""The roll log: order, filters, persistence, export/import, the cap, and storage faults."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import skillcheck
+from app import history
+from app.history import (
+    LOG_KEY,
+    LogFileError,
+    RollLog,
+    draw_of,
+    reroll_request,
+    reveal_request,
+    strip_draw,
+    summarize,
+)
+from app.storage import MemoryStorage
+
+
+class Clock:
+    """A clock that moves one second per reading, so every entry has its own time."""
+
+    def __init__(self):
+        self.now = datetime(2026, 11, 29, 18, 0, 0, tzinfo=UTC)
+
+    def __call__(self):
+        self.now += timedelta(seconds=1)
+        return self.now
+
+
+class QuotaExceededError(Exception):
+    """Stands in for the browser's DOMException: any exception class must be handled."""
+
+
+def passages(base: int, roll: int) -> dict:
+    return skillcheck.resolve({"system": "passages", "base": base, "dice": [roll]})
+
+
+def pool_result(outcome="basic", success=True, **fields) -> dict:
+    request = {"system": "pool", "trait": 4, "skill": 7, "dr": 3, "dice": [2, 9, 5, 7], **fields}
+    return {"system": "pool", "outcome": outcome, "success": success, "request": request}
+
+
+def spend(amount=2, before=5, character=1) -> dict:
+    return {"character": character, "name": "Mara", "system": "pool", "resource": "luck",
+            "amount": amount, "before": before, "after": before - amount,
+            "text": f"Mara spent {amount} Luck points ({before} → {before - amount})."}
+
+
+@pytest.fixture
+def store():
+    return MemoryStorage()
+
+
+@pytest.fixture
+def log(store):
+    return RollLog(store, clock=Clock())
+
+
+def filled(log: RollLog) -> RollLog:
+    log.record_check(passages(40, 12))
+    log.record_check(pool_result())
+    log.record_check(passages(40, 99))
+    return log
+
+
+# ---- requests ---------------------------------------------------------------------------------
+
+
+def test_strip_draw_removes_every_draw_and_seed_at_any_depth():
+    request = {"system": "flip", "mode": "team", "dtn": 15, "seed": 4,
+               "primary": {"rank": 2, "aspect": 3, "cards": ["7H", "KS"], "keep": 0},
+               "secondaries": [{"rank": 1, "aspect": 1, "cards": ["2C"]}]}
+    assert strip_draw(request) == {"system": "flip", "mode": "team", "dtn": 15,
+                                   "primary": {"rank": 2, "aspect": 3},
+                                   "secondaries": [{"rank": 1, "aspect": 1}]}
+    assert request["primary"]["cards"] == ["7H", "KS"]  # the original is left alone
+
+
+def test_draw_of_names_each_draw_by_its_path():
+    request = {"system": "flip", "mode": "opposed",
+               "initiator": {"rank": 2, "cards": ["7H", "KS"]},
+               "opponent": {"rank": 1, "cards": ["2C"]},
+               "secondaries": [{"cards": ["AS"]}]}
+    assert draw_of(request) == {"initiator.cards": ["7H", "KS"], "opponent.cards": ["2C"],
+                                "secondaries.0.cards": ["AS"]}
+    assert draw_of({"system": "pool", "dice": [1, 2]}) == {"dice": [1, 2]}
+
+
+def test_summary_leaves_out_draw_and_defaults():
+    request = {"system": "pool", "trait": 4, "skill": 7, "dr": 3, "bonus": 0, "luck": 2,
+               "secret": False, "dice": [1, 2, 3, 4], "seed": 9}
+    assert summarize(request) == "trait 4, skill 7, dr 3, luck 2"
+    flip = {"system": "flip", "mode": "opposed", "initiator": {"rank": 2, "familiarity": True},
+            "secondaries": [{}, {}]}
+    assert summarize(flip) == "mode opposed, initiator (rank 2, familiarity), 2 secondaries"
+    assert len(summarize({"system": "flip", "note": "x" * 999})) == history.LONGEST_SUMMARY
+
+
+def test_reroll_request_resolves_afresh_to_the_same_inputs(log):
+    result = skillcheck.resolve({"system": "passages", "base": 55, "contested": True, "seed": 8})
+    log.record_check(result)
+    again = reroll_request(log.last_check())
+    assert "dice" not in again and "seed" not in again
+    assert skillcheck.resolve(again)["request"]["base"] == 55
+    assert log.last_check("pool") is None
+
+
+# ---- appending, order, filters ------------------------------------------------------------------
+
+
+def test_entries_are_newest_first_and_filter_by_system(log):
+    filled(log)
+    assert [e["id"] for e in log.entries()] == [3, 2, 1]
+    assert [e["id"] for e in log.entries("passages")] == [3, 1]
+    assert [e["system"] for e in log.entries("pool")] == ["pool"]
+    assert log.entries("fluke") == []
+    assert len(log) == 3
+    newest = log.entries()[0]
+    assert newest["kind"] == "check" and newest["outcome"] == "blown"
+    assert newest["success"] is False and newest["request"]["dice"] == [99]
+    assert newest["summary"] == "base 40"
+    assert newest["time"] == "2026-11-29T18:00:03Z"
+    assert log.get(2)["system"] == "pool" and log.get(99) is None
+
+
+def test_the_log_survives_a_reload(store, log):
+    filled(log)
+    again = RollLog(store)
+    assert again.entries() == log.entries()
+    assert again.warnings == []
+    entry, _ = again.record_check(passages(10, 1))
+    assert entry["id"] == 4
+
+
+def test_clear_empties_the_stored_log_and_ids_keep_counting(store, log):
+    filled(log)
+    assert log.clear() == []
+    assert log.entries() == [] and RollLog(store).entries() == []
+    entry, _ = log.record_check(passages(10, 1))
+    assert entry["id"] == 4
+
+
+def test_an_entry_is_validated_before_it_is_added(log):
+    with pytest.raises(ValueError, match="system"):
+        log.record_check({"system": "chess", "outcome": "x", "success": True,
+                          "request": {"system": "chess"}})
+    with pytest.raises(ValueError, match="request"):
+        log.record_check(pool_result(system="fluke"))
+    assert len(log) == 0
+
+
+def test_reveal_is_linked_to_the_secret_check(log):
+    secret, _ = log.record_check(pool_result("secret", None, secret=True, dr=None))
+    request = reveal_request(secret, {"dr": 2})
+    assert "secret" not in request and request["dr"] == 2 and request["dice"] == [2, 9, 5, 7]
+    reveal, _ = log.record_reveal(secret["id"], {"system": "pool", "outcome": "success",
+                                                 "success": True, "request": request})
+    assert reveal["kind"] == "reveal" and reveal["reveals"] == secret["id"]
+    assert reveal["summary"].startswith("Revealed: ")
+    with pytest.raises(ValueError, match="not a secret check"):
+        log.record_reveal(reveal["id"], pool_result())
+
+
+def test_reveal_of_a_real_secret_pool_check_judges_the_same_dice(log):
+    secret_result = skillcheck.resolve({"system": "pool", "trait": 5, "skill": 6, "secret": True,
+                                        "seed": 3})
+    secret, _ = log.record_check(secret_result)
+    assert secret["outcome"] == "secret"
+    judged = skillcheck.resolve(reveal_request(secret, {"dr": 3}))
+    assert judged["dice"] == secret_result["dice"]
+    reveal, _ = log.record_reveal(secret["id"], judged)
+    assert reveal["outcome"] == judged["outcome"]
+
+
+def test_spend_and_undo_entries_link_to_their_check_and_spend(log):
+    check, _ = log.record_check(pool_result())
+    spent, _ = log.record_spend(spend(), check["id"])
+    assert spent["kind"] == "spend" and spent["check"] == check["id"]
+    assert (spent["amount"], spent["before"], spent["after"]) == (2, 5, 3)
+    undo = {**spend(), "before": 3, "after": 5, "text": "Mara got 2 Luck points back."}
+    undone, _ = log.record_undo(undo)
+    assert undone["kind"] == "undo" and undone["undoes"] == spent["id"]
+    assert [e["kind"] for e in log.entries("pool")] == ["undo", "spend", "check"]
+
+
+# ---- export and import ------------------------------------------------------------------------
+
+
+def test_export_import_round_trip_is_exact(log):
+    filled(log)
+    log.record_spend(spend(), 2)
+    text = log.export_json()
+    other = RollLog(MemoryStorage(), clock=Clock())
+    other.record_check(passages(1, 1))
+    count, warnings = other.import_json(text)
+    assert (count, warnings) == (4, [])
+    assert other.entries() == log.entries()
+    assert other.export_json() == text
+    assert json.loads(text)["version"] == 1
+    entry, _ = other.record_check(passages(1, 1))
+    assert entry["id"] == 5
+
+
+def good_file(log) -> dict:
+    return json.loads(filled(log).export_json())
+
+
+def edit(document: dict, change) -> str:
+    change(document)
+    return json.dumps(document)
+
+
+BAD_FILES = {
+    "not JSON": lambda log: "{not json",
+    "a list": lambda log: "[]",
+    "empty": lambda log: "",
+    "bytes": lambda log: b'{"version": 1}',
+    "another kind": lambda log: edit(good_file(log), lambda d: d.update(kind="other")),
+    "newer version": lambda log: edit(good_file(log), lambda d: d.update(version=2)),
+    "version as text": lambda log: edit(good_file(log), lambda d: d.update(version="1")),
+    "entries not a list": lambda log: edit(good_file(log), lambda d: d.update(entries={})),
+    "no next_id": lambda log: edit(good_file(log), lambda d: d.pop("next_id")),
+    "bad time": lambda log: edit(good_file(log), lambda d: d["entries"][1].update(time="noon")),
+    "naive time": lambda log: edit(good_file(log),
+                                   lambda d: d["entries"][0].update(time="2026-11-29T18:00:00")),
+    "bad kind": lambda log: edit(good_file(log), lambda d: d["entries"][0].update(kind="x")),
+    "bool id": lambda log: edit(good_file(log), lambda d: d["entries"][0].update(id=True)),
+    "shared id": lambda log: edit(good_file(log), lambda d: d["entries"][1].update(id=1)),
+    "id past next_id": lambda log: edit(good_file(log), lambda d: d["entries"][0].update(id=50)),
+    "summary not text": lambda log: edit(good_file(log),
+                                         lambda d: d["entries"][0].update(summary=["<b>"])),
+    "control characters": lambda log: edit(good_file(log),
+                                           lambda d: d["entries"][0].update(summary="a\x00b")),
+    "request of another system": lambda log: edit(
+        good_file(log), lambda d: d["entries"][0]["request"].update(system="pool")),
+    "success as text": lambda log: edit(good_file(log),
+                                        lambda d: d["entries"][0].update(success="yes")),
+    "too many entries": lambda log: edit(
+        good_file(log), lambda d: d.update(entries=d["entries"] * 2000, next_id=10**6)),
+    "deeply nested": lambda log: '{"version":1,"kind":"skillcheck.log","entries":'
+                                 + "[" * 100000 + "]" * 100000 + "}",
+}
+
+
+@pytest.mark.parametrize("name", BAD_FILES)
+def test_a_bad_import_is_refused_clearly_and_leaves_the_log_untouched(name, store):
+    log = filled(RollLog(store, clock=Clock()))
+    before, stored = log.entries(), store.data[LOG_KEY]
+    with pytest.raises(LogFileError, match=r"^This file could not be imported: .+ "
+                                           r"Your log was not changed\.$"):
+        log.import_json(BAD_FILES[name](RollLog(MemoryStorage(), clock=Clock())))
+    assert log.entries() == before and store.data[LOG_KEY] == stored
+
+
+def test_import_message_names_the_bad_entry_and_field(log):
+    text = edit(good_file(log), lambda d: d["entries"][1].update(time="noon"))
+    with pytest.raises(LogFileError, match="entry 2: time: must be an ISO 8601 time"):
+        log.import_json(text)
+
+
+# ---- the cap ------------------------------------------------------------------------------------
+
+
+def test_the_oldest_are_dropped_only_over_the_cap_and_the_player_is_told_once(store):
+    log = RollLog(store, cap=3, clock=Clock())
+    warnings = [log.record_check(passages(50, n))[1] for n in range(1, 4)]
+    assert warnings == [[], [], []] and log.dropped == 0
+    _, first = log.record_check(passages(50, 4))
+    _, second = log.record_check(passages(50, 5))
+    assert len(first) == 1 and "newest 3" in first[0] and second == []
+    assert [e["request"]["dice"] for e in log.entries()] == [[5], [4], [3]]
+    assert log.dropped == 2
+    assert len(RollLog(store).entries()) == 3
+
+
+def test_an_append_serialises_one_entry_however_long_the_log(store, monkeypatch):
+    log = RollLog(store, clock=Clock())
+    for n in range(1, 201):
+        log.record_check(passages(50, n % 100 + 1))
+    calls = []
+    real = history.dump
+    monkeypatch.setattr(history, "dump", lambda doc: calls.append(doc) or real(doc))
+    log.record_check(passages(50, 7))
+    # one dump of the new entry, one of the envelope's small head
+    assert len(calls) == 2 and calls[1]["entries"] == []
+    assert len(json.loads(store.data[LOG_KEY])["entries"]) == 201
+
+
+# ---- storage faults -------------------------------------------------------------------------
+
+
+def backups(store) -> dict:
+    return {k: v for k, v in store.data.items() if ".corrupt-" in k}
+
+
+@pytest.mark.parametrize("raw", ["{not json", "[1, 2]", '"text"', '{"version": 1}',
+                                 '{"version": 1, "kind": "skillcheck.log", "entries": 5, '
+                                 '"next_id": 1}', '{"version": 0, "kind": "skillcheck.log"}'])
+def test_unreadable_storage_is_backed_up_and_the_log_starts_afresh(raw):
+    store = MemoryStorage({LOG_KEY: raw})
+    log = RollLog(store, clock=Clock())
+    assert log.entries() == [] and len(log.warnings) == 1
+    (key, kept), = backups(store).items()
+    assert kept == raw and key.startswith("skillcheck.log.corrupt-2026-11-29T180001Z")
+    assert key in log.warnings[0] and "could not be read" in log.warnings[0]
+    # the clean log was written at once, so the next start has nothing to say or back up
+    again = RollLog(store, clock=Clock())
+    assert again.warnings == [] and len(backups(store)) == 1
+    log.record_check(passages(5, 5))
+    assert len(RollLog(store).entries()) == 1
+
+
+def test_a_partly_bad_log_keeps_its_valid_entries(store):
+    filled(RollLog(store, clock=Clock()))
+    document = json.loads(store.data[LOG_KEY])
+    document["entries"][1]["success"] = "maybe"
+    document["entries"].append("junk")
+    raw = store.data[LOG_KEY] = json.dumps(document)
+    log = RollLog(store, clock=Clock())
+    assert [e["id"] for e in log.entries()] == [3, 1]
+    assert "had 2 unreadable items" in log.warnings[0]
+    assert list(backups(store).values()) == [raw]
+
+
+def test_a_second_backup_in_the_same_second_gets_its_own_key():
+    clock = lambda: datetime(2026, 1, 1, tzinfo=UTC)  # noqa: E731
+    store = MemoryStorage({LOG_KEY: "bad"})
+    RollLog(store, clock=clock)
+    store.data[LOG_KEY] = "bad again"
+    RollLog(store, clock=clock)
+    assert sorted(backups(store).values()) == ["bad", "bad again"]
+
+
+def test_a_log_from_a_newer_version_is_left_alone(store):
+    raw = store.data[LOG_KEY] = json.dumps({"version": 2, "kind": "skillcheck.log"})
+    log = RollLog(store, clock=Clock())
+    assert "newer version" in log.warnings[0] and log.unsaved
+    log.record_check(passages(5, 5))
+    assert len(log) == 1 and store.data == {LOG_KEY: raw}
+
+
+def test_a_full_storage_keeps_the_log_in_memory_and_warns_once():
+    store = MemoryStorage(limit=900, error=QuotaExceededError)
+    log = RollLog(store, clock=Clock())
+    results = [log.record_check(passages(50, n))[1] for n in range(1, 7)]
+    failed = [n for n, warnings in enumerate(results) if warnings]
+    assert len(failed) == 1 and "browser storage is full" in results[failed[0]][0]
+    assert len(log) == 6 and log.unsaved
+    assert len(RollLog(MemoryStorage(dict(store.data))).entries()) == failed[0]
+    store.limit = None
+    assert log.record_check(passages(50, 7))[1] == [] and not log.unsaved
+    assert len(RollLog(store).entries()) == 7
+
+
+def test_when_bad_data_cannot_be_backed_up_it_is_never_overwritten():
+    raw = "{" + "x" * 500
+    store = MemoryStorage({LOG_KEY: raw}, limit=600, error=QuotaExceededError)
+    log = RollLog(store, clock=Clock())
+    assert "could not be backed up" in log.warnings[0] and log.unsaved
+    log.record_check(passages(5, 5))
+    log.clear()
+    assert store.data == {LOG_KEY: raw}
+
+
+def test_storage_that_cannot_be_read_at_all_still_starts():
+    class Locked(MemoryStorage):
+        def get(self, key):
+            raise PermissionError("SecurityError: access denied")
+
+    log = RollLog(Locked(), clock=Clock())
+    assert "unavailable" in log.warnings[0] and log.unsaved
+    entry, warnings = log.record_check(passages(5, 5))
+    assert entry["id"] == 1 and warnings == []
