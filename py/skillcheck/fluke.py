@@ -1,3 +1,121 @@
-from ._pending import pending
+"""Seed 003: a d6 pool summed without its ones against 10 ± modifiers; flukes and insurance."""
 
-SYSTEM = pending("fluke")
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+
+from .draw import Draw
+from .exact import sum_ways
+from .pool import no_secret
+from .request import Flag, Whole
+from .system import System, odds_from
+
+DICE_COUNT = Whole("dice_count", "Dice count", 1, 20)
+BASE = Whole("base", "Base", -100, 100, 10)
+PENALTY = Whole("penalty", "Penalty", -100, 100, 0)
+PLAN = Whole("plan", "Plan", -100, 100, 0)
+CHALLENGE = Flag("challenge", "Challenge")
+INSURANCE = Whole("insurance", "Insurance", 0, 20, 0)
+OUTCOMES = ("success", "failure", "fluke")
+WINNERS = ("success",)
+FACES = 6
+CHALLENGE_TARGET = 8  # "The player must make an attribute roll against the target number 8."
+XP_PER_POINT = 2  # "2 experience points is enough to protect against a single one that is rolled."
+
+
+@dataclass(frozen=True)
+class Check:
+    count: int
+    base: int
+    penalty: int
+    plan: int
+    challenge: bool
+    insurance: int
+
+    @property
+    def target(self) -> int:
+        if self.challenge:
+            return CHALLENGE_TARGET
+        # "chooses a base of 10 with no penalties ... reduce the difficulty by 3. This means the
+        # actual target number is 7."
+        return self.base + self.penalty - self.plan
+
+
+def _read(request: dict) -> Check:
+    no_secret(request)
+    return Check(DICE_COUNT.read(request), BASE.read(request), PENALTY.read(request),
+                 PLAN.read(request), CHALLENGE.read(request), INSURANCE.read(request))
+
+
+def judge(check: Check, ones_rolled: int, above_one: int) -> tuple[str, int, int, int]:
+    """(outcome, uninsured ones, insured ones, total) from the ones rolled and the others' sum."""
+    # "he may ignore a single one per point of insurance. Any dice that are ignored also count
+    # toward the dice total."
+    insured = min(check.insurance, ones_rolled)
+    ones = ones_rolled - insured
+    total = above_one + insured
+    if check.challenge:
+        # "If any ones are rolled or the total is less than 8, the action fails."
+        won = ones == 0 and total >= CHALLENGE_TARGET
+    elif 2 * ones >= check.count:
+        # "If at least half of the dice are ones, then the action is a fluke"
+        return "fluke", ones, insured, total
+    else:
+        # "compare the total of the dice, ignoring ones, to the difficulty. If the total is greater
+        # then the action is successful, if not the action fails."
+        won = total > check.target
+    return ("success" if won else "failure"), ones, insured, total
+
+
+def resolve(request: dict, draw: Draw) -> dict:
+    check = _read(request)
+    dice = draw.dice(check.count, FACES, request.get("dice"), "dice")
+    outcome, ones, insured, total = judge(check, dice.count(1), sum(d for d in dice if d > 1))
+    target = check.target
+    xp = XP_PER_POINT * check.insurance
+    if check.challenge:
+        explain = [f"Challenge: target {target}; any uninsured 1 or a total under {target} fails."]
+    else:
+        explain = [f"Target: base {check.base} + penalty {check.penalty} − plan {check.plan}"
+                   f" = {target}."]
+    explain.append(f"Rolled {check.count}d6: {', '.join(map(str, dice))}.")
+    if check.insurance:
+        # "After the skill test all the insurance is lost, even if it wasn't needed."
+        explain.append(f"Insurance {check.insurance} ({xp} XP, all spent) ignores {insured}"
+                       f" one{'s' if insured != 1 else ''}, each adding 1 to the total.")
+    if outcome == "fluke":
+        explain.append(f"{ones} uninsured ones out of {check.count} dice: at least half, a fluke.")
+    elif check.challenge:
+        explain.append(f"{ones} uninsured ones, total {total} against {target}: {outcome}.")
+    else:
+        relation = "greater than" if total > target else "not greater than"
+        explain.append(f"Total {total} is {relation} {target}: {outcome}.")
+    checked = {"system": "fluke", "dice_count": check.count, "base": check.base,
+               "penalty": check.penalty, "plan": check.plan, "challenge": check.challenge,
+               "insurance": check.insurance, "dice": dice}
+    return {"system": "fluke", "outcome": outcome, "success": outcome == "success", "dice": dice,
+            "ones": ones, "insured": insured, "total": total, "target": target, "xp_spent": xp,
+            "explain": explain, "request": checked}
+
+
+def odds(request: dict) -> dict:
+    """Over the 6**n rolls: j ones in C(n, j) places, the other dice summing over faces 2..6."""
+    check = _read(request)
+    rest = sum_ways(range(2, FACES + 1), check.count)
+    counts: dict[str, int] = {}
+    for ones_rolled in range(check.count + 1):
+        places = comb(check.count, ones_rolled)
+        for above_one, ways in rest[check.count - ones_rolled].items():
+            name = judge(check, ones_rolled, above_one)[0]
+            counts[name] = counts.get(name, 0) + places * ways
+    rolls = FACES ** check.count
+    return odds_from({name: Fraction(n, rolls) for name, n in counts.items()}, WINNERS)
+
+
+SYSTEM = System(
+    name="fluke", label="d6 pool", seed="003", button="Roll",
+    outcomes=OUTCOMES, winners=WINNERS, resolve=resolve, odds=odds,
+    fields=(DICE_COUNT, BASE, PENALTY, PLAN, CHALLENGE, INSURANCE),
+)
