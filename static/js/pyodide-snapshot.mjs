@@ -13,11 +13,12 @@ export { version };
 const RUNTIME = new URL("../vendor/pyodide/", import.meta.url).href;
 const MANIFEST = new URL("../snapshot/snapshot.json", import.meta.url);
 
-// Everything random is frozen in a snapshot: draw a fresh seed, and drop the second "" that a
-// restore adds to sys.path so the path matches a normal boot.
+// A snapshot froze random's state: draw a fresh seed. Its import caches describe the build's
+// file system, and a restore adds a second "" to sys.path: make both match a normal boot.
 const AFTER_RESTORE = `
-import os, random, sys
+import importlib, os, random, sys
 random.seed(os.urandom(32))
+importlib.invalidate_caches()
 if sys.path[:2] == ["", ""]:
     del sys.path[0]
 `;
