@@ -1,0 +1,155 @@
+"""Field specs read JSON strictly and name the field they reject; junk is only InvalidRequest."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from skillcheck import SYSTEMS, InvalidRequest, odds, resolve
+from skillcheck.request import SEED, Choice, Flag, Whole, as_object, path, read_list
+
+RANK = Whole("rank", "Rank", 0, 52)
+SHIFT = Whole("shift", "Shift", -50, 50, 0)
+TAKE7 = Flag("take7", "Take a 7")
+MODE = Choice("mode", "Mode", ("unopposed", "opposed"), "unopposed")
+SIDE = Choice("side", "Side", ("left", "right"))
+
+
+def refused(spec, obj, prefix="") -> InvalidRequest:
+    with pytest.raises(InvalidRequest) as caught:
+        spec.read(obj, prefix)
+    error = caught.value
+    assert str(error) == f"{error.field}: {error.reason}"
+    assert isinstance(error, ValueError)
+    return error
+
+
+@pytest.mark.parametrize("value", [0, 17, 52])
+def test_whole_reads_whole_numbers_in_range(value):
+    assert RANK.read({"rank": value}) == value
+
+
+@pytest.mark.parametrize("value", [True, False, 2.0, 2.5, "2", [2], {"n": 2}, -1, 53, 10**100,
+                                   -(10**100), float("nan"), float("inf")])
+def test_whole_refuses_anything_else(value):
+    error = refused(RANK, {"rank": value})
+    assert (error.field, error.reason) == ("rank", "must be a whole number from 0 to 52")
+
+
+def test_whole_missing_or_null():
+    assert SHIFT.read({}) == 0 and SHIFT.read({"shift": None}) == 0
+    for obj in ({}, {"rank": None}):
+        assert refused(RANK, obj).reason == "is needed: a whole number from 0 to 52"
+
+
+def test_nested_fields_are_named_by_path():
+    assert path("", "rank") == "rank" and path("initiator", "rank") == "initiator.rank"
+    assert str(refused(RANK, {"rank": "x"}, "initiator")).startswith("initiator.rank: ")
+
+
+@pytest.mark.parametrize(("value", "read"), [(True, True), (False, False), (None, False)])
+def test_flag_reads_booleans(value, read):
+    assert TAKE7.read({"take7": value}) is read
+    assert TAKE7.read({}) is False
+
+
+@pytest.mark.parametrize("value", [0, 1, "true", "false", [], 1.0])
+def test_flag_refuses_anything_else(value):
+    assert str(refused(TAKE7, {"take7": value})) == "take7: must be true or false"
+
+
+def test_choice():
+    assert MODE.read({}) == "unopposed" and MODE.read({"mode": "opposed"}) == "opposed"
+    assert refused(MODE, {"mode": "Opposed"}).reason == "must be one of unopposed, opposed"
+    assert refused(MODE, {"mode": 1}).field == "mode"
+    assert refused(SIDE, {}).reason == "is needed: one of left, right"
+
+
+def test_describe_gives_forms_the_same_limits():
+    assert RANK.describe() == {"name": "rank", "label": "Rank", "kind": "whole", "min": 0,
+                               "max": 52}
+    assert SHIFT.describe()["default"] == 0
+    assert TAKE7.describe() == {"name": "take7", "label": "Take a 7", "kind": "flag",
+                                "default": False}
+    assert MODE.describe()["options"] == ["unopposed", "opposed"]
+    json.dumps([spec.describe() for spec in (RANK, SHIFT, TAKE7, MODE, SIDE)])
+
+
+def test_seed_limits():
+    assert SEED.read({}) is None
+    assert SEED.read({"seed": 2**63 - 1}) == 2**63 - 1
+    for value in (-1, 2**63, 1.0, True):
+        assert refused(SEED, {"seed": value}).field == "seed"
+
+
+def test_read_list():
+    assert read_list({}, "dice", "", 3) is None and read_list({"dice": None}, "dice", "", 3) is None
+    assert read_list({"dice": [1, 2]}, "dice", "", 3) == [1, 2]
+    with pytest.raises(InvalidRequest, match="^side.dice: must be a list$"):
+        read_list({"dice": "12"}, "dice", "side", 3)
+    with pytest.raises(InvalidRequest, match="^dice: must hold at most 3 entries$"):
+        read_list({"dice": [1] * 4}, "dice", "", 3)
+
+
+@pytest.mark.parametrize("value", [None, [], "pool", 3, True])
+def test_a_request_is_an_object(value):
+    with pytest.raises(InvalidRequest, match="^request: "):
+        as_object(value, "request")
+    with pytest.raises(InvalidRequest, match="^request: "):
+        resolve(value)
+
+
+def test_unknown_fields_are_ignored():
+    request = {"system": "passages", "base": 50, "dice": [7], "from_a_newer_page": {"x": [1]}}
+    assert resolve(request)["outcome"] == "double down"
+
+
+# Any JSON at all, in any field of any system, gives a result or an InvalidRequest — nothing else.
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.integers(-(10**30), 10**30)
+    | st.floats(allow_nan=True) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                max_size=4),
+    max_leaves=12,
+)
+
+
+def plain_request(name: str) -> dict:
+    """A request for `name` built from its own field descriptions: defaults, else the minimum."""
+    request = {"system": name}
+    for spec in SYSTEMS[name]["fields"]:
+        if "default" in spec:
+            request[spec["name"]] = spec["default"]
+        else:
+            request[spec["name"]] = spec["min"] if spec["kind"] == "whole" else spec["options"][0]
+    return request
+
+
+def fields_of(name: str) -> list[str]:
+    return [spec["name"] for spec in SYSTEMS[name]["fields"]] + [
+        "system", "dice", "cards", "keep", "seed", "secret", "dr", "initiator", "secondaries"]
+
+
+def answer_or_refusal(call, request) -> None:
+    try:
+        json.dumps(call(request))
+    except InvalidRequest as error:
+        assert str(error).startswith(f"{error.field}: ") and error.field
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(data=st.data(), name=st.sampled_from(sorted(SYSTEMS)), junk=st.lists(JSON, max_size=3))
+def test_junk_in_any_field_is_only_invalid_request(data, name, junk):
+    request = plain_request(name)
+    for value in junk:
+        request[data.draw(st.sampled_from(fields_of(name)))] = value
+    answer_or_refusal(resolve, request)
+    answer_or_refusal(odds, request)
+
+
+@given(JSON)
+def test_junk_requests_are_only_invalid_request(junk):
+    answer_or_refusal(resolve, junk)
+    answer_or_refusal(odds, junk)
