@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import math
+import random
 from collections import Counter
 from fractions import Fraction
+from statistics import NormalDist
 
 from skillcheck import SYSTEMS, odds, resolve
+from skillcheck.draw import make_rng
 
 RUNS = 100_000
 FAIL_CHANCE = 1e-4
@@ -82,3 +85,22 @@ def tally(requests, judge) -> dict[str, Fraction]:
         counts[judge(draw)] += weight
         total += weight
     return {name: Fraction(n, total) for name, n in counts.items() if n}
+
+
+def chi_square_critical(df: int, p: float = FAIL_CHANCE) -> float:
+    """The chi-square value exceeded with chance p (Wilson–Hilferty; stdlib only)."""
+    z = NormalDist().inv_cdf(1 - p)
+    return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+
+
+def check_fair_faces(request: dict, sides: int, resolves: int) -> None:
+    """Unseeded resolves draw from the operating system's source (random.SystemRandom); its faces
+    pass a chi-square test of uniformity at p < 1e-4."""
+    assert "seed" not in request
+    assert isinstance(make_rng(request, None), random.SystemRandom)
+    counts = Counter(face for _ in range(resolves) for face in resolve(request)["dice"])
+    rolled = sum(counts.values())
+    assert set(counts) <= set(range(1, sides + 1))
+    expected = rolled / sides
+    statistic = sum((counts[face] - expected) ** 2 / expected for face in range(1, sides + 1))
+    assert statistic < chi_square_critical(sides - 1), (statistic, counts)

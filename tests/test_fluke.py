@@ -6,7 +6,14 @@ import itertools
 
 import icepool
 import pytest
-from contract_checks import check_frequencies, check_odds, check_result, check_seeded, tally
+from contract_checks import (
+    check_fair_faces,
+    check_frequencies,
+    check_odds,
+    check_result,
+    check_seeded,
+    tally,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 from skillcheck import SYSTEMS, InvalidRequest, odds, resolve
@@ -158,6 +165,10 @@ def test_big_pool_odds_match_icepool(d6_tallies, count, target, challenge, insur
 
 def test_frequencies_agree_with_odds():
     check_frequencies(fluke(dice_count=4, base=10, penalty=2, plan=1, insurance=1))
+
+
+def test_unseeded_d6s_are_fair():
+    check_fair_faces(fluke(dice_count=20), 6, 5_000)
 
 
 def test_seeds_replay():

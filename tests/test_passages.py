@@ -5,7 +5,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from contract_checks import check_frequencies, check_odds, check_result, check_seeded, tally
+from contract_checks import (
+    check_fair_faces,
+    check_frequencies,
+    check_odds,
+    check_result,
+    check_seeded,
+    tally,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 from skillcheck import SYSTEMS, InvalidRequest, odds, resolve
@@ -110,6 +117,10 @@ def test_odds_match_enumeration(base, contested):
 
 def test_frequencies_agree_with_odds():
     check_frequencies(passages(base=40))
+
+
+def test_unseeded_d100s_are_fair():
+    check_fair_faces(passages(base=50), 100, 50_000)
 
 
 def test_seeds_replay():

@@ -8,7 +8,14 @@ from fractions import Fraction
 
 import icepool
 import pytest
-from contract_checks import check_frequencies, check_odds, check_result, check_seeded, tally
+from contract_checks import (
+    check_fair_faces,
+    check_frequencies,
+    check_odds,
+    check_result,
+    check_seeded,
+    tally,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 from skillcheck import SYSTEMS, InvalidRequest, odds, resolve
@@ -276,6 +283,10 @@ def test_secret_frequencies_agree_with_totals():
     request = pool(trait=5, skill=4, bonus=3, secret=True)
     totals = {int(k): Fraction(p) for k, p in odds(request)["totals"].items()}
     check_frequencies(request, totals, lambda result: result["successes"])
+
+
+def test_unseeded_d10s_are_fair():
+    check_fair_faces(pool(trait=10, skill=5, dr=5), 10, 10_000)
 
 
 def test_seeds_replay():
