@@ -1,0 +1,96 @@
+"""Form fields ↔ request dicts, with no browser in sight so it runs under CPython's tests too.
+
+The page reads each control of the shown form as (name, kind, raw text) and hands the list here.
+Nothing here knows a rule: a control's kind alone says how its text becomes JSON, and dotted names
+("initiator.rank", "secondaries.2.aspect") become nested objects and lists — the same paths the
+engine names in its InvalidRequest messages.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs
+
+# What a control's text turns into, by kind: the input type, or the control's data-as.
+NUMBER, CHECKBOX, SELECT, FLAG, LIST = "number", "checkbox", "select-one", "flag", "list"
+WHOLE = re.compile(r"[+-]?\d+")
+INDEX = re.compile(r"\d+")
+SEPARATORS = re.compile(r"[\s,;]+")
+SYSTEM_AND_MODE = ("system", "mode")
+
+
+def value_of(kind: str, raw):
+    """The JSON value of one control, or None to leave the field out of the request.
+
+    An empty number is left out, so the engine says it is needed; text that is not a whole
+    number goes through as text, so the engine names the field rather than the page guessing.
+    """
+    if kind in (CHECKBOX, FLAG):
+        return bool(raw)
+    text = str(raw).strip()
+    if not text:
+        return None
+    if kind == NUMBER:
+        return int(text) if WHOLE.fullmatch(text) else text
+    if kind == LIST:
+        return [_item(token) for token in SEPARATORS.split(text) if token]
+    return text
+
+
+def _item(token: str):
+    """One entry of a typed-in draw: a die face (7) or a card code (7H, 10s → 10S)."""
+    return int(token) if WHOLE.fullmatch(token) else token.upper()
+
+
+def request_from(system: str, mode: str | None, controls) -> dict:
+    """A request from (dotted name, kind, raw) triples; lists come from numeric path segments."""
+    request: dict = {"system": system}
+    if mode:
+        request["mode"] = mode
+    for name, kind, raw in controls:
+        value = value_of(kind, raw)
+        if value is not None:
+            _put(request, name.split("."), value)
+    return _lists(request)
+
+
+def _put(tree: dict, keys: list[str], value) -> None:
+    for key in keys[:-1]:
+        tree = tree.setdefault(key, {})
+    tree[keys[-1]] = value
+
+
+def _lists(tree):
+    """Objects whose keys are all 0, 1, 2 … become lists, in index order."""
+    if not isinstance(tree, dict):
+        return tree
+    fixed = {key: _lists(value) for key, value in tree.items()}
+    if fixed and all(INDEX.fullmatch(key) for key in fixed):
+        return [fixed[key] for key in sorted(fixed, key=int)]
+    return fixed
+
+
+def renumbered(text: str, group: str, index: int, sep: str = ".") -> str:
+    """A repeated group's name (or id, with sep "-") moved to position `index`:
+    secondaries.3.rank → secondaries.1.rank; flip-team-secondaries-3-rank → ...-1-rank."""
+    pattern = rf"(^|{re.escape(sep)}){re.escape(group)}{re.escape(sep)}\d+(?={re.escape(sep)}|$)"
+    return re.sub(pattern, lambda m: f"{m.group(1)}{group}{sep}{index}", text, count=1)
+
+
+def route(fragment: str) -> dict[str, str]:
+    """The system (and mode) a link names: "#system=flip&mode=opposed" → {"system": ..., ...}."""
+    pairs = parse_qs(fragment.lstrip("#"), keep_blank_values=False)
+    return {key: pairs[key][-1] for key in SYSTEM_AND_MODE if key in pairs}
+
+
+def fragment(system: str, mode: str | None) -> str:
+    """The link back: the inverse of route()."""
+    return f"#system={system}" + (f"&mode={mode}" if mode else "")
+
+
+def seed_from(query: str) -> int | None:
+    """`?seed=N` fixes the page's randomness for demos and tests; anything else means none."""
+    values = parse_qs(query.lstrip("?")).get("seed")
+    if values and INDEX.fullmatch(values[-1].strip()):
+        return int(values[-1])
+    return None

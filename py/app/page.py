@@ -1,0 +1,216 @@
+"""The page's DOM through pyscript.web: which form is shown, what its controls hold, errors beside
+their fields, and the form's small conveniences. Generic: it reads controls by their type and
+data attributes, never by which rule system they belong to.
+
+Data attributes index.html uses:
+  data-kind="list|flag"   read a text box as a list of draws, a select as yes/no (else the type)
+  data-fills="NAME"       a select whose chosen option's data-value is written into control NAME
+  data-off-when="A B"     disabled (so left out of the request) while control A or B is set
+  data-skill-picker       a skill select; it fills the data-specializations selects, the
+                          .aspect-hint and the Advanced boxes of its [data-skill-scope]
+  data-repeat="GROUP"     a list of [data-repeat-item] blocks named GROUP.N.field, at most
+                          data-max, added from <template id="GROUP-template">
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from pyscript import document, web, window
+from pyscript.ffi import is_none
+
+from . import forms
+from .report import sentence_case
+
+
+def checked(name: str) -> str | None:
+    """The value of the checked radio button called `name`."""
+    found = web.page.find(f'input[type="radio"][name="{name}"]:checked')
+    return found[0].value if len(found) else None
+
+
+def shown() -> tuple[str, str | None]:
+    """(system, mode) the pickers show; mode only for a system whose forms have modes."""
+    system = checked("system") or "flip"
+    has_modes = len(web.page.find(f'.sysform[data-system="{system}"][data-mode]'))
+    return system, (checked("mode") if has_modes else None)
+
+
+def choose(system: str, mode: str | None) -> bool:
+    """Tick the pickers for a system (and mode); False if the page has no such form."""
+    radio = web.page.find(f'input[name="system"][value="{system}"]')
+    if not len(radio):
+        return False
+    radio[0].checked = True
+    if mode:
+        picked = web.page.find(f'input[name="mode"][value="{mode}"]')
+        if len(picked):
+            picked[0].checked = True
+    return True
+
+
+def active_form():
+    system, mode = shown()
+    selector = f'.sysform[data-system="{system}"]' + (f'[data-mode="{mode}"]' if mode else "")
+    return web.page.find(selector)[0]
+
+
+def controls(form) -> list[tuple[str, str, object]]:
+    """(name, kind, raw) of each control the request is built from: named, enabled, and not
+    tucked in a closed disclosure."""
+    found = []
+    for control in form.find("[name]"):
+        if control.disabled or not is_none(control.closest("details:not([open])")):
+            continue
+        kind = control.getAttribute("data-kind") or control.type
+        found.append((control.name, kind, control.checked if kind == "checkbox" else
+                      control.value))
+    return found
+
+
+def _control(form, field: str):
+    found = form.find(f'[name="{field}"]')
+    return found[0] if len(found) else None
+
+
+def label_of(form, field: str) -> str:
+    """The words of the label of control `field`, or the field's own name."""
+    control = _control(form, field)
+    if control is None:
+        return field
+    label = document.querySelector(f'label[for="{control.id}"]')
+    text = label.firstChild.textContent if not is_none(label) else ""
+    return text.strip() or field
+
+
+def clear_errors(form) -> None:
+    for message in form.find(".field-error"):
+        message._dom_element.remove()
+    for control in form.find('[aria-invalid="true"]'):
+        control.removeAttribute("aria-invalid")
+        control.removeAttribute("aria-describedby")
+
+
+def show_error(form, field: str, reason: str) -> bool:
+    """Put the engine's reason beside the control it names; False when no control matches."""
+    control = _control(form, field)
+    if control is None:
+        return False
+    disclosure = control.closest("details")
+    if not is_none(disclosure):
+        disclosure.open = True
+    message_id = f"{control.id}-error"
+    message = web.p(id=message_id, classes=["field-error"])
+    message.textContent = sentence_case(reason)
+    control.closest(".field").appendChild(message._dom_element)
+    control.setAttribute("aria-invalid", "true")
+    control.setAttribute("aria-describedby", message_id)
+    return True
+
+
+def sync(form) -> None:
+    """Carry out the form's data-fills and data-off-when links."""
+    for select in form.find("select[data-fills]"):
+        target = _control(form, select.getAttribute("data-fills"))
+        chosen = select.find("option:checked")
+        value = chosen[0].getAttribute("data-value") if len(chosen) else None
+        if target is not None and value:
+            target.value = value
+    for control in form.find("[data-off-when]"):
+        names = control.getAttribute("data-off-when").split()
+        control.disabled = any(_is_set(form, name) for name in names)
+
+
+def _is_set(form, name: str) -> bool:
+    control = _control(form, name)
+    if control is None or control.disabled:
+        return False
+    return bool(control.checked if control.type == "checkbox" else control.value)
+
+
+def fill_skills(skills: list[dict]) -> None:
+    """Offer the rulebook's skill list in every skill picker (once, at boot)."""
+    options = "".join(
+        f'<option value="{escape(s["name"])}">{escape(s["name"])} · {escape(s["aspect"])}'
+        f'{" · Advanced" if s.get("type") == "Advanced" else ""}</option>' for s in skills)
+    for select in web.page.find("select[data-skill-picker]"):
+        select._dom_element.insertAdjacentHTML("beforeend", options)
+
+
+def apply_skill(select, skills: dict[str, dict]) -> None:
+    """A chosen skill names its aspect, ticks Advanced, and offers its specializations."""
+    scope = select.closest("[data-skill-scope]")
+    skill = skills.get(select.value)
+    for hint in scope.querySelectorAll(".aspect-hint"):
+        hint.textContent = f"({skill['aspect']})" if skill else ""
+        hint.title = (skill.get("aspect_name") or "") if skill else ""
+    for box in scope.querySelectorAll('input[type="checkbox"][name$="advanced"]'):
+        box.checked = bool(skill) and skill.get("type") == "Advanced"
+    names = list(skill.get("specializations", [])) if skill else []
+    for spec in scope.querySelectorAll("select[data-specializations]"):
+        was = spec.value
+        choices = [(name, name) for name in names] + (
+            [("other", "Another, agreed with the GM")] if names else
+            [("yes", "Yes, one applies (flip+1)")])
+        spec.innerHTML = '<option value="">None</option>' + "".join(
+            f'<option value="{escape(value)}">{escape(text)}</option>' for value, text in choices)
+        spec.value = was if any(value == was for value, _ in choices) else ""
+
+
+def repeat_add(group: str) -> None:
+    box = web.page.find(f'[data-repeat="{group}"]')[0]
+    if len(box.find("[data-repeat-item]")) >= int(box.getAttribute("data-max")):
+        return
+    template = document.getElementById(f"{group}-template")
+    box._dom_element.appendChild(template.content.cloneNode(True))
+    renumber(group)
+
+
+def reset_repeat(group: str) -> None:
+    """Back to the number of items the page starts with (data-start)."""
+    box = web.page.find(f'[data-repeat="{group}"]')[0]
+    for item in box.find("[data-repeat-item]"):
+        item._dom_element.remove()
+    for _ in range(int(box.getAttribute("data-start") or 0)):
+        repeat_add(group)
+    renumber(group)
+
+
+def repeat_remove(button) -> None:
+    item = button.closest("[data-repeat-item]")
+    group = item.getAttribute("data-repeat-item")
+    item.remove()
+    renumber(group)
+
+
+def renumber(group: str) -> None:
+    """Names, ids and labels of a repeated group follow the items' order: GROUP.0, GROUP.1 …"""
+    box = web.page.find(f'[data-repeat="{group}"]')[0]
+    items = box.find("[data-repeat-item]")
+    for i, item in enumerate(items):
+        for control in item.find("[name]"):
+            control.name = forms.renumbered(control.name, group, i)
+        for tagged in item.find("[id]"):
+            tagged.id = forms.renumbered(tagged.id, group, i, "-")
+        for label in item.find("label[for]"):
+            label.htmlFor = forms.renumbered(label.htmlFor, group, i, "-")
+        for number in item.find(".repeat-number"):
+            number.textContent = str(i + 1)
+    adder = web.page.find(f'[data-add-item="{group}"]')
+    if len(adder):
+        adder[0].disabled = len(items) >= int(box.getAttribute("data-max"))
+
+
+def step(button) -> None:
+    """A − or + beside a number box: one step, as the box's own arrows would."""
+    box = button.parentElement.querySelector("input")
+    if box.disabled:
+        return
+    if int(button.getAttribute("data-step")) > 0:
+        box.stepUp()
+    else:
+        box.stepDown()
+
+
+def reduced_motion() -> bool:
+    return bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)

@@ -1,0 +1,257 @@
+"""What the player reads: a result (headline, cards or dice, the deciding numbers, the engine's
+explanation) and the odds table, as escaped HTML strings. Pure, so CPython tests can read it.
+
+The words come from the result; this module only arranges them. Which die a system rolls is a
+matter of looks, so it lives here; whether a die succeeded is read from the result's numbers.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from html import escape
+
+from . import render
+
+# The die each dice system is drawn with (the card system draws cards from its sides' "cards").
+DIE_SHAPES = {"pool": "d10", "swift": "d10", "fluke": "d6", "passages": "d100"}
+
+# The numbers worth showing under the headline, in reading order, when a result carries them.
+FACTS = (
+    ("kept_value", "Kept card"), ("total", "Total"), ("dtn", "DTN"), ("margin", "Margin"),
+    ("natural_successes", "Natural successes"), ("successes", "Successes"), ("ios", "IoS"),
+    ("natural_roll", "Rolled"), ("roll", "Roll"), ("target", "Target"), ("value", "Value"),
+    ("du", "Double Up"), ("dd", "Double Down"), ("ones", "Ones"), ("insured", "Insured ones"),
+    ("bonus_used", "Bonus used"), ("luck_used", "Luck used"), ("xp_spent", "XP spent"),
+    ("tiebreak", "Tie broken by"),
+)
+SIGNED = {"margin"}
+SIDE_TITLES = {"initiator": "Initiator", "opponent": "Opponent", "primary": "Primary",
+               "secondaries": "Helper"}
+
+
+def sentence_case(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def tone(success: bool | None) -> str:
+    return {True: "good", False: "bad"}.get(success, "neutral")
+
+
+def percent(p: Fraction) -> str:
+    """A chance to one decimal, never rounding a possible outcome to 0 % or a doubt to 100 %."""
+    if 0 < p < Fraction(1, 2000):
+        return "<0.1 %"
+    if Fraction(1999, 2000) < p < 1:
+        return ">99.9 %"
+    tenths = round(p * 1000)
+    return f"{tenths // 10}.{tenths % 10} %"
+
+
+# ---------------------------------------------------------------------------------------------
+# results
+# ---------------------------------------------------------------------------------------------
+
+def result_html(result: dict, animate: bool = True) -> str:
+    """The whole result: headline, what was drawn, the deciding numbers, the explanation."""
+    moving = " animate" if animate else ""
+    return (f'<article class="outcome {tone(result.get("success"))}{moving}" '
+            f'data-outcome="{escape(str(result.get("outcome")))}">'
+            f"{headline(result)}{drawn(result)}{facts_html(result)}"
+            f"{explain_html(result.get('explain', []))}</article>")
+
+
+def headline(result: dict) -> str:
+    outcome = str(result.get("outcome", ""))
+    words = sentence_case(outcome)
+    if "tiebreak" in result:  # an opposed check names its winner
+        words += " wins"
+    mark = {True: "✓", False: "✗"}.get(result.get("success"), "?")
+    return (f'<p class="headline"><span class="mark" aria-hidden="true">{mark}</span>'
+            f"<strong>{escape(words)}</strong></p>")
+
+
+def facts_html(result: dict, names=FACTS) -> str:
+    items = []
+    for key, label in names:
+        value = result.get(key)
+        if value is None or isinstance(value, (dict, list)):
+            continue
+        if key == "natural_roll" and value == result.get("roll"):
+            continue  # nothing lowered the roll: "Roll" says it all
+        shown = f"{value:+d}" if key in SIGNED and isinstance(value, int) else str(value)
+        items.append(f'<div class="fact" data-fact="{key}"><dt>{escape(label)}</dt>'
+                     f"<dd>{escape(shown)}</dd></div>")
+    return f'<dl class="facts">{"".join(items)}</dl>' if items else ""
+
+
+def explain_html(lines: list[str]) -> str:
+    if not lines:
+        return ""
+    return ('<ol class="explain">' + "".join(f"<li>{escape(str(line))}</li>" for line in lines)
+            + "</ol>")
+
+
+def drawn(result: dict) -> str:
+    """The cards of every side, or the dice of a dice system."""
+    if "cards" in result:
+        return hand(result, "keep")
+    sides = []
+    for key, value in result.items():
+        if isinstance(value, dict) and "cards" in value:
+            sides.append(side_html(SIDE_TITLES.get(key, sentence_case(key)), value, f"{key}.keep"))
+        elif isinstance(value, list) and value and all(
+                isinstance(item, dict) and "cards" in item for item in value):
+            title = SIDE_TITLES.get(key, sentence_case(key))
+            sides.extend(side_html(f"{title} {i + 1}", item, f"{key}.{i}.keep")
+                         for i, item in enumerate(value))
+    if sides:
+        return f'<div class="sides">{"".join(sides)}</div>'
+    shape = DIE_SHAPES.get(result.get("system"))
+    return dice_html(result, shape) if shape and result.get("dice") else ""
+
+
+def side_html(title: str, side: dict, keep_path: str) -> str:
+    outcome = side.get("outcome")
+    words = sentence_case(str(outcome)) + (f" · {side['grant']}" if side.get("grant") else "")
+    badge = (f'<span class="side-outcome {tone(side.get("success"))}">'
+             f"{escape(words)}</span>") if outcome else ""
+    return (f'<section class="side-result"><h3>{escape(title)}{badge}</h3>'
+            f"{hand(side, keep_path)}"
+            f"{facts_html(side, (('kept_value', 'Kept'), ('total', 'Total'), ('dtn', 'DTN')))}"
+            "</section>")
+
+
+def hand(side: dict, keep_path: str) -> str:
+    """A side's cards: the kept one raised, the rest dimmed; each other card can be chosen
+    instead (a button over it) unless the lowest had to be kept."""
+    cards = side.get("cards") or []
+    if side.get("take7"):
+        return ('<ul class="hand"><li class="slot">'
+                '<span class="card took7" role="img" aria-label="Took a 7: no card flipped">'
+                '<span class="took7-face" aria-hidden="true">7</span></span></li></ul>')
+    if not cards:
+        return ""
+    kept, low = side.get("kept"), bool(side.get("keep_low"))
+    items = []
+    for i, code in enumerate(cards):
+        name = render.card_name(code)
+        if i == kept:
+            label = f"{name}, kept" + (" (the lowest must be kept)" if low else "")
+            classes = "kept low" if low else "kept"
+        else:
+            label, classes = name, "dim"
+        chooser = ""
+        if not low and i != kept:
+            chooser = (f'<button type="button" class="keep-this" data-keep-path="{keep_path}" '
+                       f'data-keep="{i}" aria-label="Keep the {escape(name)} instead"></button>')
+        style = f' style="--i:{i}"'
+        items.append(f'<li class="slot"{style}>{render.card(code, label, classes)}{chooser}'
+                     + ('<span class="low-tag">low</span>' if i == kept and low else "")
+                     + "</li>")
+    hint = "" if low or len(cards) < 2 else (
+        '<p class="hint keep-hint">Tap another card to keep it instead.</p>')
+    return f'<ul class="hand" aria-label="Cards flipped">{"".join(items)}</ul>{hint}'
+
+
+def dice_html(result: dict, shape: str) -> str:
+    faces = result["dice"]
+    if shape == "d100":
+        return "".join(_percentile(roll) for roll in faces)
+    items = _d6s(faces, int(result.get("insured") or 0)) if shape == "d6" else _d10s(result)
+    slots = "".join(f'<li class="slot" style="--i:{i}">{item}</li>' for i, item in enumerate(items))
+    return f'<ul class="dice" aria-label="Dice rolled">{slots}</ul>'
+
+
+def _d10s(result: dict) -> list[str]:
+    """d10s; where the result names each die's adjusted face (the pool), a die at or under the
+    skill is a success, and a lowered die shows natural → adjusted."""
+    faces = result["dice"]
+    adjusted = result.get("adjusted")
+    skill = (result.get("request") or {}).get("skill")
+    items = []
+    for i, face in enumerate(faces):
+        if not adjusted:
+            items.append(render.die(render.d10_svg(str(face)), f"d10 showing {face}"))
+            continue
+        now = adjusted[i]
+        good = skill is not None and now <= skill
+        label = f"d10 showing {face}" + (f", lowered to {now}" if now != face else "")
+        label += ", a success" if good else ", not a success"
+        note = f"{face}→{now}" if now != face else ""
+        classes = "success" if good else "miss"
+        items.append(render.die(render.d10_svg(str(now), classes), label, note, classes))
+    return items
+
+
+def _d6s(faces: list[int], insured: int) -> list[str]:
+    """d6s: ones marked; the first `insured` ones are the ones the insurance ignored."""
+    items = []
+    for face in faces:
+        if face == 1 and insured:
+            insured -= 1
+            items.append(render.die(render.d6_svg(1, "insured"), "d6 showing 1, an insured one",
+                                    "insured", "insured"))
+        elif face == 1:
+            items.append(render.die(render.d6_svg(1, "one"), "d6 showing 1, a one", "one", "one"))
+        else:
+            items.append(render.die(render.d6_svg(face), f"d6 showing {face}"))
+    return items
+
+
+def _percentile(roll: int) -> str:
+    tens, units = render.percentile_faces(roll)
+    return ('<ul class="dice percentile" aria-label="Percentile dice">'
+            f'<li class="slot" style="--i:0">'
+            f'{render.die(render.d10_svg(tens, "tens"), f"tens die showing {tens}", "tens")}</li>'
+            f'<li class="slot" style="--i:1">'
+            f'{render.die(render.d10_svg(units), f"units die showing {units}", "units")}</li>'
+            f'</ul><p class="roll-total">{tens} + {units} = <strong>{roll}</strong></p>')
+
+
+# ---------------------------------------------------------------------------------------------
+# odds
+# ---------------------------------------------------------------------------------------------
+
+def odds_html(odds: dict, description: dict) -> str:
+    """Every outcome's exact chance: percent to one decimal, the fraction in title and data."""
+    chances = {name: Fraction(p) for name, p in odds.get("outcomes", {}).items()}
+    order = [name for name in description.get("outcomes", []) if name in chances]
+    order += [name for name in chances if name not in order]
+    winners = set(description.get("winners", []))
+    rows = "".join(_odds_row(name, chances[name], name in winners) for name in order)
+    success = odds.get("success")
+    top = ""
+    if success is not None:
+        p = Fraction(success)
+        top = (f'<p class="odds-success" data-fraction="{p}" title="{p}">Chance of success '
+               f"<strong>{percent(p)}</strong></p>")
+    totals = odds.get("totals")
+    return (f'{top}<ul class="odds-list">{rows}</ul>'
+            + (_totals_html(totals) if totals and success is None else ""))
+
+
+def _odds_row(name: str, p: Fraction, winner: bool) -> str:
+    width = float(p * 100)
+    return (f'<li class="odds-row {"good" if winner else "bad"}" data-outcome="{escape(name)}" '
+            f'data-fraction="{p}" title="{p}"><span class="odds-name">'
+            f"{escape(sentence_case(name))}</span>"
+            f'<span class="odds-bar" aria-hidden="true"><span style="width:{width:.3f}%"></span>'
+            f'</span><span class="odds-pct">{percent(p)}</span></li>')
+
+
+def _totals_html(totals: dict) -> str:
+    """A secret check's odds: how likely each total is, for the GM to weigh."""
+    rows = "".join(
+        f'<li data-total="{escape(str(total))}" data-fraction="{Fraction(p)}" '
+        f'title="{Fraction(p)}"><span>{escape(str(total))}</span>'
+        f'<span class="odds-pct">{percent(Fraction(p))}</span></li>'
+        for total, p in sorted(totals.items(), key=lambda item: int(item[0])))
+    return f'<p class="hint">Each possible total:</p><ul class="totals">{rows}</ul>'
+
+
+def problem_html(message: str) -> str:
+    return f'<p class="problem">{escape(message)}</p>'
+
+
+def placeholder_html(button: str) -> str:
+    return f'<p class="placeholder">Press {escape(button)} to see the result here.</p>'
