@@ -1,0 +1,177 @@
+"""Browser fixtures: Debian's Chromium, the built site on 127.0.0.1, booted pages to share.
+
+Nothing outside this machine is reachable (--host-resolver-rules), and any request a page makes to
+another host fails the test that was running. `context.route` is avoided on purpose: it turns off
+the HTTP cache and slows the 9.6 MB wasm; requests are recorded passively instead.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Request
+
+import build
+
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost"})
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check",
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE localhost",
+]
+PHONE = {"viewport": {"width": 375, "height": 812}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}, "is_mobile": False, "has_touch": False,
+           "device_scale_factor": 1}
+BOOT_TIMEOUT_MS = 60_000
+READY = "html[data-ready='true']"
+
+
+# --- the site ----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built site: build.py test's fresh dist/, else a build of the current sources."""
+    given = os.environ.get("SKILLCHECK_DIST")
+    if given:
+        return Path(given)
+    build.vendor()
+    return build.build(out=tmp_path_factory.mktemp("site") / "dist")
+
+
+@pytest.fixture(scope="session")
+def serve_dist(dist: Path) -> Iterator[Callable[..., build.Server]]:
+    """Start another server (own port, optional sub-path) that the test may stop or repoint."""
+    servers: list[build.Server] = []
+
+    def start(directory: Path = dist, prefix: str = "/") -> build.Server:
+        servers.append(build.Server(directory, prefix=prefix).start())
+        return servers[-1]
+
+    yield start
+    for server in servers:
+        if server.socket.fileno() != -1:
+            server.close()
+
+
+@pytest.fixture(scope="session")
+def app_url(serve_dist: Callable[..., build.Server]) -> str:
+    """The served dist/ root, e.g. http://127.0.0.1:PORT/."""
+    return serve_dist().url
+
+
+@pytest.fixture(scope="session")
+def base_url(app_url: str) -> str:
+    return app_url
+
+
+# --- the browser -------------------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    chromium = build.find_chromium()
+    if chromium is None:
+        pytest.exit("no Chromium: `apt-get install chromium`, or set CHROMIUM_PATH", returncode=1)
+    return {**browser_type_launch_args, "executable_path": chromium, "args": CHROMIUM_ARGS}
+
+
+class OutsideRequests:
+    """Every request a watched context makes to a host other than this machine."""
+
+    def __init__(self) -> None:
+        self.urls: list[str] = []
+
+    def watch(self, context: BrowserContext) -> BrowserContext:
+        context.on("request", self._seen)
+        return context
+
+    def _seen(self, request: Request) -> None:
+        parts = urlsplit(request.url)
+        if parts.scheme in ("http", "https", "ws", "wss") and parts.hostname not in LOCAL_HOSTS:
+            self.urls.append(request.url)
+
+
+@pytest.fixture(scope="session")
+def outside() -> OutsideRequests:
+    return OutsideRequests()
+
+
+@pytest.fixture(autouse=True)
+def no_outside_requests(outside: OutsideRequests) -> Iterator[None]:
+    """Fails the running test if any page asked for anything beyond 127.0.0.1 meanwhile."""
+    before = len(outside.urls)
+    yield
+    if made := outside.urls[before:]:
+        pytest.fail(f"requests left this machine: {made}")
+
+
+@pytest.fixture
+def new_context(new_context: Callable[..., BrowserContext], outside: OutsideRequests):
+    """pytest-playwright's factory (so `context` and `page` too), with outside requests watched."""
+    return lambda **kwargs: outside.watch(new_context(**kwargs))
+
+
+@pytest.fixture
+def fresh_context(new_context: Callable[..., BrowserContext]) -> BrowserContext:
+    """A new, empty phone-sized context: no storage, no service worker, no cache."""
+    return new_context(**PHONE)
+
+
+@pytest.fixture(scope="session")
+def session_contexts(browser: Browser, browser_context_args: dict, outside: OutsideRequests):
+    """make(**options): a watched context that lives for the session; phone-sized unless told."""
+    contexts: list[BrowserContext] = []
+
+    def make(**kwargs) -> BrowserContext:
+        options = {**browser_context_args, **PHONE, **kwargs}
+        contexts.append(outside.watch(browser.new_context(**options)))
+        return contexts[-1]
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def _boot(page: Page, url: str) -> Page:
+    """Open `url` and wait until the glue has wired everything (<html data-ready="true">)."""
+    page.goto(url)
+    page.locator(READY).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+    return page
+
+
+@pytest.fixture(scope="session")
+def boot() -> Callable[[Page, str], Page]:
+    """boot(page, url): open url and wait for the page's data-ready."""
+    return _boot
+
+
+@pytest.fixture(scope="session")
+def booted(session_contexts, app_url: str) -> Page:
+    """One phone-sized page, booted once and shared by the page tests."""
+    return _boot(session_contexts().new_page(), app_url)
+
+
+@pytest.fixture(scope="session")
+def desktop(session_contexts, app_url: str) -> Page:
+    """One desktop-sized page, booted once and shared."""
+    return _boot(session_contexts(**DESKTOP).new_page(), app_url)
+
+
+@pytest.fixture
+def app(booted: Page) -> Page:
+    """The shared phone page, reset: empty storage, reloaded at the flip system.
+
+    A reload in the same tab keeps the compiled wasm warm (~2.5 s); a new navigation does not.
+    """
+    booted.evaluate("""() => {
+        localStorage.clear();
+        sessionStorage.clear();
+        history.replaceState(null, "", "#system=flip");
+    }""")
+    booted.reload()
+    booted.locator(READY).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+    return booted
