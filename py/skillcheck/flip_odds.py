@@ -27,9 +27,9 @@ from .system import odds_from
 Dist = dict[int, Fraction]
 
 
-def totals(side: Side, team_flip: int = 0, team_shift: int = 0) -> Dist:
-    """The distribution of one side's total."""
-    bonus = side.aspect + side.shift + team_shift
+def totals(side: Side, team_flip: int = 0) -> Dist:
+    """The distribution of one side's total (before any shift from the team)."""
+    bonus = side.aspect + side.shift
     if side.take7:
         return {7 + bonus: Fraction(1)}  # "assumed to have flipped a card with a face value of 7"
     count, keep_low = cards_needed(side.n(team_flip))
