@@ -188,15 +188,17 @@ def on_form_button(event) -> None:
     odds_soon()
 
 
-def open_link() -> None:
-    """A fresh form for the system and mode the address names (#system=flip&mode=opposed)."""
-    web.page["check"].reset()
-    for picker in web.page.find("[data-skill-picker]"):
-        page.apply_skill(picker._dom_element, SKILLS)
-    for group in web.page.find("[data-repeat]"):
-        page.reset_repeat(group.getAttribute("data-repeat"))
+def open_link(fresh: bool) -> None:
+    """Show the system and mode the address names (#system=flip&mode=opposed); `fresh` also puts
+    every form back as the page first drew it, as for a newly opened link."""
+    if fresh:
+        web.page["check"].reset()
+        for group in web.page.find("[data-repeat]"):
+            page.reset_repeat(group.getAttribute("data-repeat"))
+        for picker in web.page.find("[data-skill-picker]"):
+            page.apply_skill(picker._dom_element, SKILLS)
     wanted = forms.route(window.location.hash)
-    if not page.choose(wanted.get("system", "flip"), wanted.get("mode")):
+    if wanted and not page.choose(wanted.get("system"), wanted.get("mode")):
         page.choose("flip", "unopposed")
     show_system()
 
@@ -204,14 +206,14 @@ def open_link() -> None:
 @when("hashchange", window)
 @guarded
 def on_hashchange(event) -> None:
-    open_link()
+    open_link(fresh=True)
 
 
 def boot() -> None:
     seed = forms.seed_from(window.location.search)
     state["rng"] = random.Random(seed) if seed is not None else None
     page.fill_skills(list(SKILLS.values()))
-    open_link()
+    open_link(fresh=False)  # keep whatever the player typed while Python was loading
     web.page["roll"].disabled = False
     document.documentElement.dataset.ready = "true"
 

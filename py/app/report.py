@@ -7,6 +7,7 @@ matter of looks, so it lives here; whether a die succeeded is read from the resu
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from html import escape
 
@@ -41,9 +42,9 @@ def percent(p: Fraction) -> str:
     """A chance to one decimal, never rounding a possible outcome to 0 % or a doubt to 100 %."""
     if 0 < p < Fraction(1, 2000):
         return "<0.1 %"
-    if Fraction(1999, 2000) < p < 1:
+    if Fraction(1999, 2000) <= p < 1:
         return ">99.9 %"
-    tenths = round(p * 1000)
+    tenths = math.floor(p * 1000 + Fraction(1, 2))  # half up: 0.05 % shows as 0.1 %
     return f"{tenths // 10}.{tenths % 10} %"
 
 

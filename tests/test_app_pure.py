@@ -1,0 +1,352 @@
+"""The page's pure Python (app.forms, app.report, app.render) under CPython, and index.html against
+the engine's own description of its fields, so the form and the rules cannot drift apart."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+import skillcheck
+from app import forms, render, report
+
+ROOT = Path(__file__).resolve().parents[1]
+INDEX = (ROOT / "index.html").read_text(encoding="utf-8")
+
+
+# --- forms: controls → request ----------------------------------------------------------------
+
+@pytest.mark.parametrize(("kind", "raw", "value"), [
+    ("number", "7", 7), ("number", "-3", -3), ("number", " 12 ", 12), ("number", "", None),
+    ("number", "2.5", "2.5"), ("number", "1e3", "1e3"),
+    ("checkbox", True, True), ("checkbox", False, False),
+    ("flag", "Climbing", True), ("flag", "", False),
+    ("select-one", "hard", "hard"), ("select-one", "", None),
+    ("list", "7h, 10s QD", ["7H", "10S", "QD"]), ("list", "3 9,10", [3, 9, 10]), ("list", " ", None),
+])
+def test_each_kind_of_control_becomes_json(kind, raw, value):
+    assert forms.value_of(kind, raw) == value
+
+
+def test_dotted_names_nest_and_numbered_ones_become_lists():
+    request = forms.request_from("flip", "team", [
+        ("difficulty", "select-one", "hard"), ("primary.rank", "number", "2"),
+        ("secondaries.1.aspect", "number", "4"), ("secondaries.0.aspect", "number", "1"),
+        ("secondaries.0.cards", "list", "ah"), ("dtn", "number", ""),
+    ])
+    assert request == {"system": "flip", "mode": "team", "difficulty": "hard",
+                       "primary": {"rank": 2},
+                       "secondaries": [{"aspect": 1, "cards": ["AH"]}, {"aspect": 4}]}
+    assert forms.request_from("pool", None, []) == {"system": "pool"}
+
+
+def test_text_that_is_not_a_number_reaches_the_engine_which_names_the_field():
+    request = forms.request_from("passages", None, [("base", "number", "4.5")])
+    with pytest.raises(skillcheck.InvalidRequest, match="^base: "):
+        skillcheck.resolve(request)
+
+
+def test_an_empty_number_is_left_out_so_the_engine_says_it_is_needed():
+    request = forms.request_from("pool", None, [("trait", "number", ""), ("skill", "number", "5"),
+                                                ("dr", "number", "2")])
+    with pytest.raises(skillcheck.InvalidRequest, match="^trait: is needed"):
+        skillcheck.odds(request)
+
+
+@pytest.mark.parametrize(("text", "sep", "moved"), [
+    ("secondaries.3.rank", ".", "secondaries.1.rank"),
+    ("flip-team-secondaries-3-rank", "-", "flip-team-secondaries-1-rank"),
+    ("flip-team-secondaries-3-rank-error", "-", "flip-team-secondaries-1-rank-error"),
+    ("primary.rank", ".", "primary.rank"),
+    ("notsecondaries.3.rank", ".", "notsecondaries.3.rank"),
+])
+def test_renumbering_moves_only_the_groups_index(text, sep, moved):
+    assert forms.renumbered(text, "secondaries", 1, sep) == moved
+
+
+def test_links_name_a_system_and_mode_and_round_trip():
+    assert forms.route("#system=flip&mode=opposed") == {"system": "flip", "mode": "opposed"}
+    assert forms.route("#system=passages") == {"system": "passages"}
+    assert forms.route("") == {}
+    assert forms.route(forms.fragment("flip", "team")) == {"system": "flip", "mode": "team"}
+    assert forms.fragment("pool", None) == "#system=pool"
+
+
+@pytest.mark.parametrize(("query", "seed"), [
+    ("?seed=42", 42), ("?x=1&seed=7", 7), ("", None), ("?seed=abc", None), ("?seed=-1", None),
+])
+def test_the_seed_parameter(query, seed):
+    assert forms.seed_from(query) == seed
+
+
+# --- report: the odds as shown ----------------------------------------------------------------
+
+@pytest.mark.parametrize(("p", "shown"), [
+    (Fraction(1, 2), "50.0 %"), (Fraction(1), "100.0 %"), (Fraction(0), "0.0 %"),
+    (Fraction(1, 3), "33.3 %"), (Fraction(2, 3), "66.7 %"), (Fraction(1, 10_000), "<0.1 %"),
+    (Fraction(9999, 10_000), ">99.9 %"), (Fraction(1, 2000), "0.1 %"),
+    (Fraction(1999, 2000), ">99.9 %"), (Fraction(1, 8), "12.5 %"), (Fraction(1, 16), "6.3 %"),
+])
+def test_percentages_never_round_a_possible_outcome_away(p, shown):
+    assert report.percent(p) == shown
+
+
+ODDS_REQUESTS = [
+    {"system": "flip", "rank": 2, "aspect": 3, "difficulty": "hard"},
+    {"system": "flip", "mode": "opposed", "initiator": {"rank": 2, "aspect": 2},
+     "opponent": {"rank": 3, "aspect": 1}},
+    {"system": "flip", "mode": "team", "dtn": 15, "primary": {"rank": 2, "aspect": 2},
+     "secondaries": [{"rank": 1, "aspect": 2}]},
+    {"system": "flip", "rank": 2, "aspect": 3, "secret": True},
+    {"system": "pool", "trait": 5, "skill": 7, "dr": 4, "bonus": 2},
+    {"system": "swift", "trait": 5, "skill": 6},
+    {"system": "fluke", "dice_count": 3},
+    {"system": "passages", "base": 50},
+]
+
+
+@pytest.mark.parametrize("request_", ODDS_REQUESTS, ids=lambda r: r["system"] + str(len(r)))
+def test_the_odds_shown_are_the_engines_exact_fractions_summing_to_one(request_):
+    odds = skillcheck.odds(request_)
+    shown = report.odds_html(odds, skillcheck.SYSTEMS[request_["system"]])
+    rows = dict(re.findall(r'data-outcome="([^"]+)" data-fraction="([^"]+)"', shown))
+    assert rows == odds["outcomes"]
+    assert sum(map(Fraction, rows.values())) == 1
+    for name, p in rows.items():
+        assert f'title="{p}"' in shown and report.percent(Fraction(p)) in shown, name
+
+
+def test_odds_rows_follow_the_systems_order_of_outcomes():
+    shown = report.odds_html({"outcomes": {"failure": "1/4", "great success": "3/4"},
+                              "success": "3/4"}, skillcheck.SYSTEMS["flip"])
+    assert shown.index("Great success") < shown.index("Failure")
+    assert "Chance of success <strong>75.0 %</strong>" in shown
+
+
+# --- report: results drawn as cards and dice --------------------------------------------------
+
+def images(html: str) -> list[str]:
+    return re.findall(r'role="img" aria-label="([^"]*)"', html)
+
+
+def test_a_flip_shows_every_card_with_the_kept_one_marked_and_others_choosable():
+    result = skillcheck.resolve({"system": "flip", "rank": 3, "aspect": 2, "dtn": 12,
+                                 "cards": ["2S", "KH", "10D"]})
+    shown = report.result_html(result)
+    assert images(shown) == ["Two of Spades", "King of Hearts, kept", "Ten of Diamonds"]
+    assert re.findall(r'data-keep-path="keep" data-keep="(\d)"', shown) == ["0", "2"]
+    assert "Great success" in shown or "Success" in shown
+    for line in result["explain"]:
+        assert report.escape(line) in shown
+
+
+def test_keep_low_marks_the_low_card_and_offers_no_other():
+    result = skillcheck.resolve({"system": "flip", "rank": 0, "aspect": 2, "dtn": 5,
+                                 "cards": ["9C", "4D"]})
+    shown = report.result_html(result)
+    assert images(shown) == ["Nine of Clubs", "Four of Diamonds, kept (the lowest must be kept)"]
+    assert "data-keep=" not in shown
+
+
+def test_opposed_and_team_sides_each_show_their_cards_with_their_own_keep_path():
+    team = skillcheck.resolve({"system": "flip", "mode": "team", "dtn": 12,
+                               "primary": {"rank": 1, "aspect": 2, "cards": ["5S", "9H"]},
+                               "secondaries": [{"rank": 2, "aspect": 2, "cards": ["QC", "3D"]}]})
+    shown = report.result_html(team)
+    assert images(shown) == ["Five of Spades", "Nine of Hearts, kept", "Queen of Clubs, kept",
+                             "Three of Diamonds"]
+    assert 'data-keep-path="primary.keep" data-keep="0"' in shown
+    assert 'data-keep-path="secondaries.0.keep" data-keep="1"' in shown
+    opposed = skillcheck.resolve({"system": "flip", "mode": "opposed",
+                                  "initiator": {"rank": 1, "aspect": 2, "cards": ["7S"]},
+                                  "opponent": {"rank": 1, "aspect": 2, "cards": ["7H"]}})
+    shown = report.result_html(opposed)
+    assert "Initiator wins" in shown and images(shown) == ["Seven of Spades, kept",
+                                                           "Seven of Hearts, kept"]
+
+
+def test_take_a_7_shows_a_counted_seven_not_a_card():
+    result = skillcheck.resolve({"system": "flip", "rank": 2, "aspect": 1, "dtn": 5, "take7": True})
+    assert images(report.result_html(result)) == ["Took a 7: no card flipped"]
+
+
+def test_pool_dice_show_successes_and_lowered_faces():
+    result = skillcheck.resolve({"system": "pool", "trait": 4, "skill": 6, "dr": 3, "bonus": 2,
+                                 "dice": [3, 8, 10, 6]})
+    labels = images(report.result_html(result))
+    assert labels == ["d10 showing 3, a success", "d10 showing 8, lowered to 6, a success",
+                      "d10 showing 10, not a success", "d10 showing 6, a success"]
+    assert sum(label.endswith(", a success") for label in labels) == result["successes"]
+
+
+def test_swift_shows_two_plain_d10s_and_the_lowered_roll():
+    result = skillcheck.resolve({"system": "swift", "trait": 4, "skill": 4, "bonus": 3,
+                                 "dice": [9, 4]})
+    shown = report.result_html(result)
+    assert images(shown) == ["d10 showing 9", "d10 showing 4"]
+    assert 'data-fact="natural_roll"><dt>Rolled</dt><dd>13</dd>' in shown
+    assert 'data-fact="roll"><dt>Roll</dt><dd>10</dd>' in shown
+
+
+def test_fluke_marks_ones_and_the_insured_ones():
+    result = skillcheck.resolve({"system": "fluke", "dice_count": 4, "insurance": 1,
+                                 "dice": [1, 5, 1, 6]})
+    assert images(report.result_html(result)) == [
+        "d6 showing 1, an insured one", "d6 showing 5", "d6 showing 1, a one", "d6 showing 6"]
+
+
+@pytest.mark.parametrize(("roll", "tens", "units"), [(73, "70", "3"), (100, "00", "0"),
+                                                      (10, "10", "0"), (5, "00", "5")])
+def test_percentile_is_two_d10s(roll, tens, units):
+    result = skillcheck.resolve({"system": "passages", "base": 40, "dice": [roll]})
+    assert images(report.result_html(result)) == [f"tens die showing {tens}",
+                                                   f"units die showing {units}"]
+
+
+def test_text_from_a_result_is_escaped():
+    shown = report.result_html({"system": "x", "outcome": "<b>", "success": True,
+                                "explain": ["<script>alert(1)</script>"]})
+    assert "<script>" not in shown and "&lt;b&gt;" in shown
+
+
+# --- render: the pictures -----------------------------------------------------------------------
+
+def test_every_card_has_its_name_colour_corner_indices_and_pips():
+    for code in (r + s for s in "SHDC" for r in render.RANKS):
+        face = render.card_face(code)
+        rank, suit = render.card_parts(code)
+        colour = "red" if suit in "HD" else "black"
+        assert f"suit-{colour}" in face
+        assert face.count(f">{rank}</text>") == 2 + (rank in "JQK")  # two corners (+ court letter)
+        value = render.RANKS.index(rank) + 1
+        centre = face.split("</g>", 1)[1]
+        assert centre.count("<path") == (1 if rank == "A" else 2 if rank in "JQK" else value)
+    assert render.card_name("10C") == "Ten of Clubs" and render.card_name("AS") == "Ace of Spades"
+
+
+def test_d6_faces_have_their_pips_and_sixes_and_nines_are_underlined():
+    for face in range(1, 7):
+        assert render.d6_svg(face).count('class="pip"') == face
+    assert "M42 64H58" in render.d10_svg("6") and "M42 64H58" not in render.d10_svg("8")
+
+
+# --- index.html against skillcheck.SYSTEMS ------------------------------------------------------
+
+class Controls(HTMLParser):
+    """Each named control of index.html with its form (data-system), attributes and label."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.controls: list[dict] = []
+        self.labels_for: dict[str, str] = {}
+        self.systems: list[str | None] = []
+        self.label: dict | None = None
+        self.select: dict | None = None
+        self.in_template = 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "template":
+            self.in_template += 1
+        if tag == "fieldset":
+            self.systems.append(a.get("data-system", self.systems[-1] if self.systems else None))
+        if tag == "label":
+            self.label = {"for": a.get("for"), "text": "", "wraps": []}
+        if tag in ("input", "select") and "name" in a:
+            control = {"tag": tag, "system": self.systems[-1] if self.systems else None,
+                       "options": [], "template": bool(self.in_template), **a}
+            self.controls.append(control)
+            if self.label is not None:
+                self.label["wraps"].append(control)
+            if tag == "select":
+                self.select = control
+        if tag == "option" and self.select is not None:
+            self.select["options"].append(a)
+
+    def handle_endtag(self, tag):
+        if tag == "template":
+            self.in_template -= 1
+        if tag == "fieldset":
+            self.systems.pop()
+        if tag == "select":
+            self.select = None
+        if tag == "label" and self.label is not None:
+            text = " ".join(self.label["text"].split())
+            if self.label["for"]:
+                self.labels_for[self.label["for"]] = text
+            for control in self.label["wraps"]:
+                control["label"] = text
+            self.label = None
+
+    def handle_data(self, data):
+        if self.label is not None:
+            self.label["text"] += data
+
+
+@pytest.fixture(scope="module")
+def page() -> Controls:
+    parsed = Controls()
+    parsed.feed(INDEX)
+    for control in parsed.controls:
+        control.setdefault("label", parsed.labels_for.get(control.get("id"), ""))
+    return parsed
+
+
+SET_ANOTHER_WAY = {"keep": "tapping another card in the result"}
+
+
+@pytest.mark.parametrize("system", sorted(skillcheck.SYSTEMS))
+def test_every_field_the_engine_describes_has_a_labelled_control(page, system):
+    description = skillcheck.SYSTEMS[system]
+    for spec in description["fields"]:
+        if spec["name"] in SET_ANOTHER_WAY:
+            continue
+        matches = [c for c in page.controls
+                   if (c["system"] in (system, None) and c["name"] == spec["name"])
+                   or (c["system"] == system and c["name"].endswith("." + spec["name"]))]
+        assert matches, f"{system}: no control for {spec['name']}"
+        for control in matches:
+            where = f"{system} {control['name']}"
+            assert control["label"].strip(), f"{where} has no label"
+            if spec["kind"] == "whole":
+                assert control["type"] == "number", where
+                assert (int(control["min"]), int(control["max"])) == (spec["min"], spec["max"]), where
+            elif spec["kind"] == "flag":
+                assert control.get("type") == "checkbox" or control.get("data-kind") == "flag", where
+            elif spec["kind"] == "choice" and "data-skill-picker" not in control:
+                offered = [o.get("value") for o in control["options"]] or [control.get("value")]
+                assert set(filter(None, offered)) <= set(spec["options"]), where
+
+
+def test_every_control_of_a_form_is_a_field_its_engine_reads(page):
+    """The other way round: no control sends a name the engine would silently ignore."""
+    draws = {"cards", "dice"}
+    for control in page.controls:
+        system = control["system"]
+        if system is None:
+            continue
+        known = {spec["name"] for spec in skillcheck.SYSTEMS[system]["fields"]} | draws
+        assert control["name"].rsplit(".", 1)[-1] in known, f"{system}: {control['name']}"
+
+
+def test_the_ladder_offered_is_the_engines(page):
+    ladder = {step["name"]: str(step["dtn"]) for step in skillcheck.SYSTEMS["flip"]["ladder"]}
+    selects = [c for c in page.controls if c["name"].endswith("difficulty")]
+    assert selects
+    for select in selects:
+        offered = {o["value"]: o.get("data-value") for o in select["options"] if o["value"]}
+        assert offered == ladder
+
+
+def test_team_offers_at_most_the_engines_number_of_secondaries():
+    found = re.search(r'data-repeat="secondaries" data-max="(\d+)"', INDEX)
+    assert found and int(found.group(1)) == skillcheck.SYSTEMS["flip"]["max_secondaries"]
+
+
+def test_before_python_loads_the_button_waits_and_the_result_is_a_polite_live_region():
+    assert re.search(r'<button id="roll"[^>]*disabled>Loading…</button>', INDEX)
+    assert re.search(r'id="result"[^>]*role="status"[^>]*aria-live="polite"', INDEX)
+    assert 'src="py/app/main.py"' in INDEX and 'src="static/js/sw-register.js"' in INDEX
