@@ -1,0 +1,154 @@
+"""Booting from the build's Pyodide memory snapshot, and booting without it when it cannot be used.
+
+The loader (static/js/pyodide-snapshot.mjs) says which way it booted in <html data-boot>. A probe
+page beside the app, on the same pyscript.json and snapshot, shows what a snapshot freezes:
+`random`'s state must be fresh on every load, and the default draw must still come from
+crypto.getRandomValues. Timings are measured in benchmarks/startup.py, not here.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+import build
+
+SNAPSHOT = Path("static/snapshot")
+PROBE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>probe</title><link rel="icon" href="data:,">
+<script type="module" src="static/vendor/pyscript/core.js"></script></head>
+<body><button id="draw" type="button">draw</button><output id="dice"></output>
+<script type="py" config="pyscript.json">
+import random
+from pyscript import document, when
+import skillcheck
+
+root = document.documentElement
+root.dataset.random = repr(random.random())
+
+@when("click", "#draw")
+def draw(event):
+    result = skillcheck.resolve({"system": "pool", "trait": 10, "skill": 5, "dr": 3})
+    document.querySelector("#dice").textContent = " ".join(map(str, result["dice"]))
+
+root.dataset.ready = "true"
+</script></body></html>
+"""
+COUNT_RANDOM_CALLS = """
+window.randomCalls = 0;
+const real = crypto.getRandomValues.bind(crypto);
+crypto.getRandomValues = (array) => { window.randomCalls += 1; return real(array); };
+"""
+
+
+@pytest.fixture(scope="module")
+def snapshot(dist: Path) -> dict:
+    """The build's snapshot manifest; without a Node 24+ the build could make none."""
+    manifest = dist / SNAPSHOT / "snapshot.json"
+    if not manifest.is_file():
+        if build.snapshot_node() is None:
+            pytest.skip("no Node 24+ here, so the build made no snapshot")
+        pytest.fail("a Node 24+ is here but the build made no snapshot")
+    return json.loads(manifest.read_text(encoding="utf-8"))
+
+
+def site_copy(dist: Path, tmp_path: Path) -> Path:
+    """A copy of the built site that a test may break without touching the shared one."""
+    return Path(shutil.copytree(dist, tmp_path / "site"))
+
+
+def boot_path(page: Page) -> str:
+    return page.evaluate("document.documentElement.dataset.boot")
+
+
+def test_the_build_ships_a_verified_precached_snapshot(dist: Path, snapshot: dict):
+    packed = (dist / SNAPSHOT / snapshot["file"]).read_bytes()
+    assert hashlib.sha256(packed).hexdigest() == snapshot["sha256"]
+    assert len(gzip.decompress(packed)) == snapshot["raw_bytes"]
+    assert {"skillcheck", "skillcheck.draw"} <= set(snapshot["modules"])
+    config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
+    assert config["interpreter"] == build.SNAPSHOT_LOADER
+    _, precache = build.read_precache(dist)
+    urls = {url for url, _ in precache}
+    assert {f"./{SNAPSHOT}/snapshot.json", f"./{SNAPSHOT}/{snapshot['file']}",
+            f"./{build.SNAPSHOT_LOADER}"} <= urls
+
+
+def test_the_page_boots_from_the_snapshot(snapshot, fresh_context, app_url, boot):
+    page = fresh_context.new_page()
+    notes = []
+    page.on("console", lambda message: notes.append(message.text))
+    boot(page, app_url)
+    assert boot_path(page) == "snapshot"
+    assert not [note for note in notes if "without the snapshot" in note]
+
+
+def _corrupt(site: Path, entry: dict) -> None:
+    path = site / SNAPSHOT / entry["file"]
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def _other_runtime(site: Path, entry: dict) -> None:
+    (site / SNAPSHOT / "snapshot.json").write_text(json.dumps({**entry, "pyodide": "0.0.1"}))
+
+
+def _missing(site: Path, entry: dict) -> None:
+    (site / SNAPSHOT / entry["file"]).unlink()
+
+
+@pytest.mark.parametrize(("damage", "reason"), [
+    (_corrupt, "checksum mismatch"),
+    (_other_runtime, "made by Pyodide 0.0.1"),
+    (_missing, "HTTP 404"),
+])
+def test_an_unusable_snapshot_falls_back_to_a_normal_boot(
+        damage, reason, snapshot, dist, tmp_path, serve_dist, fresh_context, boot):
+    site = site_copy(dist, tmp_path)
+    damage(site, snapshot)
+    page = fresh_context.new_page()
+    notes, errors = [], []
+    page.on("console", lambda message: notes.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    boot(page, serve_dist(site).url)
+    assert boot_path(page) == "normal"
+    assert [note for note in notes if "without the snapshot" in note and reason in note]
+    assert errors == []
+
+
+@pytest.fixture(scope="module")
+def probes(snapshot, dist, tmp_path_factory, serve_dist, session_contexts, boot) -> list[Page]:
+    """The probe page loaded twice, each in a new context counting crypto.getRandomValues."""
+    site = site_copy(dist, tmp_path_factory.mktemp("probe"))
+    (site / "probe.html").write_text(PROBE, encoding="utf-8")
+    url = serve_dist(site).url + "probe.html"
+    pages = []
+    for _ in range(2):
+        context = session_contexts()
+        context.add_init_script(COUNT_RANDOM_CALLS)
+        pages.append(boot(context.new_page(), url))
+    return pages
+
+
+def test_random_is_reseeded_on_every_load(probes):
+    assert [boot_path(page) for page in probes] == ["snapshot", "snapshot"]
+    first, second = (page.evaluate("document.documentElement.dataset.random") for page in probes)
+    assert first != second
+
+
+def test_the_default_draw_comes_from_crypto_get_random_values(probes):
+    draws = []
+    for page in probes:
+        before = page.evaluate("window.randomCalls")
+        page.click("#draw")
+        page.wait_for_function("document.querySelector('#dice').textContent !== ''")
+        assert page.evaluate("window.randomCalls") > before
+        draws.append(page.text_content("#dice"))
+    assert draws[0] != draws[1]  # ten d10 each: equal once in 10**10
