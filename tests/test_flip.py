@@ -588,7 +588,12 @@ def check_side(side: dict) -> None:
         assert side["margin"] == side["total"] - side["dtn"]
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+# "Nothing runs long": each example (several resolves and odds) must finish within a second —
+# generous for a loaded test machine; a runaway loop or a huge enumeration would blow it.
+LONG = 1000
+
+
+@settings(max_examples=150, deadline=LONG, suppress_health_check=[HealthCheck.too_slow])
 @given(requests(), st.integers(0, 2**63 - 1))
 def test_any_valid_request_resolves_to_a_well_formed_result(request_, seed):
     result = resolve({**request_, "seed": seed})
@@ -631,7 +636,7 @@ FIELD_NAMES = ["rank", "aspect", "flip", "shift", "dtn", "difficulty", "secret",
                "secondaries", "initiator", "opponent", "seed", "system"]
 
 
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=LONG, suppress_health_check=[HealthCheck.too_slow])
 @given(requests(), st.data(), JUNK, st.sampled_from(FIELD_NAMES))
 def test_junk_anywhere_raises_only_invalid_request(request_, data, junk, name):
     where = data.draw(st.sampled_from(list(paths(request_))))
