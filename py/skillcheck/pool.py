@@ -271,6 +271,8 @@ def _settled(by_bonus: int, placed: int, spent: int, left: int, cost: int, top: 
         return short if spent - (placed - short) * cost <= bonus + luck else by_bonus
     if spent + (short - placed) * (cost + 1) > bonus + luck:  # even the cheapest rest is too dear
         return by_bonus
+    if spent + (short - placed) * top <= bonus + luck:  # even the dearest rest is affordable
+        return short
     return None
 
 
