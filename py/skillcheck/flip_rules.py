@@ -50,7 +50,6 @@ class Side:
     shift: int
     take7: bool
     specialization: bool
-    familiarity: bool
     advanced: bool
     skill: str | None
     aspect_check: bool
@@ -144,23 +143,21 @@ def read_side(obj: object, prefix: str, aspect_check: bool = False, opposed: boo
     if aspect_check:
         # "handled just like a Skill check with the Aspect determining both the amount of cards
         # and the bonus amount".
-        skill, rank, known = None, aspect, {"specialization": False, "familiarity": False,
-                                            "advanced": False}
+        base, skill, flags = aspect, None, dict.fromkeys(("specialization", "advanced"), False)
     else:
-        skill = SKILL.read(obj, prefix)
-        rank = RANK.read(obj, prefix)
-        known = {spec.name: spec.read(obj, prefix)
+        base, skill = RANK.read(obj, prefix), SKILL.read(obj, prefix)
+        flags = {spec.name: spec.read(obj, prefix)
                  for spec in (SPECIALIZATION, ADVANCED, FAMILIARITY)}
-        values = {"rank": rank, **values, **known} | ({"skill": skill} if skill else {})
-    advanced = known["advanced"] or bool(skill and BY_NAME[skill].advanced)
-    if advanced and rank == 0 and not known["familiarity"]:
+        values = {"rank": base, **values, **flags} | ({"skill": skill} if skill else {})
+    advanced = flags["advanced"] or bool(skill and BY_NAME[skill].advanced)
+    if advanced and base == 0 and not flags["familiarity"]:
         # "flip with a skill value of 0 ... which is normally not allowed for Advanced Skills".
         raise InvalidRequest(path(prefix, "rank"),
                              "an Advanced skill at rank 0 needs a Familiarity")
-    side = Side(prefix=prefix, base=rank, aspect=aspect, flip=values["flip"],
+    side = Side(prefix=prefix, base=base, aspect=aspect, flip=values["flip"],
                 shift=values["shift"], take7=values["take7"],
-                specialization=known["specialization"], familiarity=known["familiarity"],
-                advanced=advanced, skill=skill, aspect_check=aspect_check, checked=values, obj=obj)
+                specialization=flags["specialization"], advanced=advanced, skill=skill,
+                aspect_check=aspect_check, checked=values, obj=obj)
     _check_take7(side, opposed)
     _check_deck(side, (0, 1) if team_flip else (0,))
     return side
