@@ -16,7 +16,7 @@ from contract_checks import (
     check_seeded,
     tally,
 )
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from skillcheck import SYSTEMS, InvalidRequest, odds, resolve
 
@@ -222,7 +222,7 @@ SMALL = [(trait, skill, dr, bonus, luck)
          for bonus, luck in ((0, 0), (2, 0), (0, 3), (3, 4), (9, 9))]
 
 
-def enumerated(trait, skill, dr, bonus, luck, secret=False):
+def enumerated(trait, skill, dr, bonus, luck):
     rolls = itertools.product(range(1, 11), repeat=trait)
     return tally(((1, roll) for roll in rolls),
                  lambda roll: reference(roll, skill, dr, bonus, luck)["outcome"])
@@ -239,6 +239,16 @@ def test_odds_match_enumeration(trait, skill, dr, bonus, luck):
 def test_odds_match_enumeration_of_four_dice(skill, dr, bonus, luck):
     request = pool(trait=4, skill=skill, dr=dr, bonus=bonus, luck=luck)
     assert check_odds(request) == enumerated(4, skill, dr, bonus, luck)
+
+
+@settings(max_examples=60, deadline=None)
+@given(trait=st.integers(1, 3), skill=st.integers(1, 10), dr=st.integers(1, 3),
+       bonus=st.integers(0, 30), luck=st.integers(0, 30))
+def test_any_small_pool_odds_match_enumeration(trait, skill, dr, bonus, luck):
+    request = pool(trait=trait, skill=skill, dr=dr, bonus=bonus, luck=luck)
+    expected = ({"too difficult": 1} if trait < dr else
+                enumerated(trait, skill, dr, bonus, luck))
+    assert check_odds(request) == expected
 
 
 def test_forced_dice_and_seed_are_ignored_by_odds():
