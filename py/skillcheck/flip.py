@@ -107,7 +107,7 @@ def flip_side(side: Side, draw: Draw, team_flip: int = 0, team_shift: int = 0) -
         return Flipped(side, (), None, None, False, team_flip, team_shift)
     count, keep_low = cards_needed(side.n(team_flip))
     if keep is not None and keep_low:
-        raise InvalidRequest(keep_field, "with no cards to spare the lowest card is kept")
+        raise InvalidRequest(keep_field, "the lowest card is kept when the flip comes to 0 or less")
     if keep is not None and keep >= count:
         raise InvalidRequest(keep_field, f"must be a card index from 0 to {count - 1}")
     cards = draw.cards(count, side.obj.get("cards"), cards_field)
