@@ -106,8 +106,9 @@ SW_TEMPLATE = "static/sw-template.js"
 TOP_FILES = ("index.html", "manifest.webmanifest")
 
 
-def build(src: Path = ROOT, out: Path = DIST) -> Path:
-    """Make `out` from `src`: page, static files, Python sources, pyscript.json and sw.js."""
+def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True) -> Path:
+    """Make `out` from `src`: page, static files, Python sources, pyscript.json, the start-up
+    snapshot (unless told not to) and sw.js."""
     for name in (*TOP_FILES, SW_TEMPLATE):
         if not (src / name).is_file():
             raise BuildError(f"{name} is missing from {src}")
@@ -128,7 +129,8 @@ def build(src: Path = ROOT, out: Path = DIST) -> Path:
               "files": {p.relative_to(src).as_posix(): p.relative_to(src / "py").as_posix()
                         for p in python}}
     (staging / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
-    make_snapshot(staging)
+    if snapshot:
+        make_snapshot(staging)
     check_page(staging)
     write_service_worker(staging, (src / SW_TEMPLATE).read_text(encoding="utf-8"))
     shutil.rmtree(out, ignore_errors=True)
@@ -323,6 +325,10 @@ class Server(ThreadingHTTPServer):
         self.shutdown()
         self.server_close()
 
+    def handle_error(self, request, client_address) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # a browser hung up: not news
+            super().handle_error(request, client_address)
+
 
 def serve(port: int, prefix: str) -> None:
     vendor()
@@ -390,7 +396,7 @@ def test(pytest_args: list[str]) -> int:
 # icons: a die in front of a playing card, drawn with signed distances, written as PNG
 # ---------------------------------------------------------------------------------------------
 
-THEME = (0x0F, 0x5C, 0x45)  # the page's theme-color; also the manifest's theme and background
+THEME = (0x1B, 0x4D, 0x3E)  # the page's felt green (theme-color); the manifest's colours too
 CARD = (0xF4, 0xEC, 0xD8)
 SUIT = (0xB3, 0x26, 0x2E)
 DIE = (0xFF, 0xFF, 0xFF)

@@ -13,6 +13,7 @@ const button = document.getElementById("update-reload");
 
 async function register() {
   const registration = await navigator.serviceWorker.register("./sw.js");
+  if (!registration) return; // registration blocked (test harnesses do)
   // Reload when a new worker takes over a page that an older one was serving. The very first
   // install also takes over its page, but that page already runs the same build: no reload.
   let served = Boolean(navigator.serviceWorker.controller);

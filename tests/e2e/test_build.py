@@ -1,0 +1,67 @@
+"""The built site boots in Chromium from its own vendored runtime, with the right MIME types."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from urllib.request import urlopen
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def page_requests(session_contexts, app_url, boot):
+    """Every response of a first visit with service workers off: what the page itself asks for."""
+    context = session_contexts(service_workers="block")
+    responses, errors = [], []
+    context.on("response", lambda response: responses.append(response))
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    boot(page, app_url)
+    return {"responses": responses, "errors": errors, "base": app_url}
+
+
+def vendored(dist, folder):
+    return {p.name for p in (dist / "static" / "vendor" / folder).iterdir()}
+
+
+def requested(page_requests, folder):
+    prefix = f"{page_requests['base']}static/vendor/{folder}/"
+    return {r.url[len(prefix):] for r in page_requests["responses"] if r.url.startswith(prefix)}
+
+
+def test_the_page_boots_without_errors_or_missing_files(page_requests):
+    assert [r.url for r in page_requests["responses"] if r.status >= 400] == []
+    assert page_requests["errors"] == []
+
+
+def test_exactly_the_requested_pyodide_files_are_vendored(page_requests, dist):
+    assert requested(page_requests, "pyodide") == vendored(dist, "pyodide")
+
+
+def test_exactly_the_requested_pyscript_files_are_vendored(page_requests, dist):
+    # toml-*.js load only with a TOML config; the brief vendors them anyway.
+    unused = {name for name in vendored(dist, "pyscript") if fnmatch.fnmatch(name, "toml-*.js")}
+    assert requested(page_requests, "pyscript") == vendored(dist, "pyscript") - unused
+
+
+@pytest.mark.parametrize(("path", "kind"), [
+    ("static/vendor/pyodide/pyodide.mjs", "text/javascript"),
+    ("static/vendor/pyodide/pyodide.asm.wasm", "application/wasm"),
+    ("static/vendor/pyscript/core.js", "text/javascript"),
+    ("static/vendor/pyscript/core.css", "text/css"),
+    ("manifest.webmanifest", "application/manifest+json"),
+    ("pyscript.json", "application/json"),
+    ("sw.js", "text/javascript"),
+])
+def test_served_with_the_type_the_browser_needs(app_url, path, kind):
+    with urlopen(app_url + path) as response:
+        assert response.headers.get_content_type() == kind
+
+
+def test_pyscript_json_maps_every_python_file_under_the_working_dir(dist):
+    config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
+    sources = sorted(p.relative_to(dist).as_posix() for p in (dist / "py").rglob("*.py"))
+    assert sorted(config["files"]) == sources
+    assert all(config["files"][s] == s.removeprefix("py/") for s in sources)
+    assert (dist / config["interpreter"]).is_file()

@@ -1,0 +1,268 @@
+"""build.py without a browser: vendoring by glob, dist/ layout, precache list, server, icons."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+import zlib
+from pathlib import Path
+from urllib.error import HTTPError
+from urllib.request import urlopen
+
+import pytest
+
+import build
+
+PAGE = """<!doctype html><html><head>
+<link rel="manifest" href="manifest.webmanifest">
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="static/vendor/pyscript/core.css">
+<script type="module" src="static/vendor/pyscript/core.js"></script>
+</head><body><a href="https://example.org/rules">a link, not a fetch</a>
+<script type="py" src="py/app/main.py" config="pyscript.json"></script></body></html>"""
+
+
+def write(path: Path, text: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    return path
+
+
+@pytest.fixture
+def src(tmp_path: Path) -> Path:
+    """A small source tree with a (fake) vendored runtime."""
+    root = tmp_path / "src"
+    write(root / "index.html", PAGE)
+    write(root / "manifest.webmanifest", "{}")
+    write(root / build.SW_TEMPLATE, (build.ROOT / build.SW_TEMPLATE).read_text())
+    write(root / "static/vendor/.stamp", "x")
+    write(root / "static/vendor/pyscript/core.js", "export {};")
+    write(root / "static/vendor/pyscript/core.css", "")
+    write(root / "static/vendor/pyodide/pyodide.mjs", "export {};")
+    write(root / "static/.notes", "never shipped")
+    write(root / "py/skillcheck/__init__.py", "RULES = 1\n")
+    write(root / "py/skillcheck/__pycache__/__init__.cpython-311.pyc", b"\0")
+    write(root / "py/app/main.py", "import skillcheck\n")
+    write(root / "py/tools/other.py", "not part of the app\n")
+    return root
+
+
+def shipped(dist: Path) -> set[str]:
+    return {p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file()}
+
+
+def test_build_ships_the_page_static_files_and_the_app_python_only(src, tmp_path):
+    dist = build.build(src, tmp_path / "dist", snapshot=False)
+    assert shipped(dist) == {
+        "index.html", "manifest.webmanifest", "pyscript.json", "sw.js",
+        "static/vendor/pyscript/core.js", "static/vendor/pyscript/core.css",
+        "static/vendor/pyodide/pyodide.mjs", "py/skillcheck/__init__.py", "py/app/main.py"}
+    config = json.loads((dist / "pyscript.json").read_text())
+    assert config == {"interpreter": "static/vendor/pyodide/pyodide.mjs",
+                      "files": {"py/skillcheck/__init__.py": "skillcheck/__init__.py",
+                                "py/app/main.py": "app/main.py"}}
+
+
+def test_precache_lists_every_file_with_its_sha256(src, tmp_path):
+    dist = build.build(src, tmp_path / "dist", snapshot=False)
+    version, entries = build.read_precache(dist)
+    listed = dict(entries)
+    assert set(listed) == {"./"} | {f"./{name}" for name in shipped(dist) - {"sw.js"}}
+    for url, digest in listed.items():
+        path = dist / ("index.html" if url == "./" else url[2:])
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
+    assert len(version) == 16
+
+
+def test_cache_version_changes_with_any_file_and_only_then(src, tmp_path):
+    first, _ = build.read_precache(build.build(src, tmp_path / "a", snapshot=False))
+    again, _ = build.read_precache(build.build(src, tmp_path / "b", snapshot=False))
+    write(src / "py/skillcheck/__init__.py", "RULES = 2\n")
+    changed, _ = build.read_precache(build.build(src, tmp_path / "c", snapshot=False))
+    assert first == again != changed
+
+
+def test_a_rebuild_replaces_dist_whole(src, tmp_path):
+    dist = build.build(src, tmp_path / "dist", snapshot=False)
+    write(dist / "left-over.txt", "from an older build")
+    build.build(src, dist, snapshot=False)
+    assert not (dist / "left-over.txt").exists()
+    assert not dist.with_name("dist.partial").exists()
+
+
+@pytest.mark.parametrize(("tag", "reason"), [
+    ('<script src="/static/app.js"></script>', "not a relative URL"),
+    ('<link rel="stylesheet" href="https://cdn.example/x.css">', "not a relative URL"),
+    ('<link rel="stylesheet" href="//cdn.example/x.css">', "not a relative URL"),
+    ('<img src="static/icons/missing.png">', "not in the build"),
+    ('<script type="py" src="py/app/main.py" config="other.json"></script>', "not in the build"),
+])
+def test_page_urls_must_be_relative_and_built(src, tmp_path, tag, reason):
+    write(src / "index.html", PAGE.replace("</body>", tag + "</body>"))
+    with pytest.raises(build.BuildError, match=reason):
+        build.build(src, tmp_path / "dist", snapshot=False)
+
+
+def test_build_says_what_is_missing(src, tmp_path):
+    (src / "static/vendor/.stamp").unlink()
+    with pytest.raises(build.BuildError, match="build.py vendor"):
+        build.build(src, tmp_path / "dist", snapshot=False)
+    (src / "index.html").unlink()
+    with pytest.raises(build.BuildError, match="index.html is missing"):
+        build.build(src, tmp_path / "dist", snapshot=False)
+
+
+# --- vendor ----------------------------------------------------------------------------------
+
+@pytest.fixture
+def installed(tmp_path: Path) -> Path:
+    """A source tree whose node_modules npm ci already filled (fake packages, hashed names)."""
+    root = tmp_path / "src"
+    lock = write(root / "package-lock.json", '{"lockfileVersion": 3}')
+    write(root / "node_modules/.skillcheck-lock", build._digest(lock.read_bytes()))
+    dist = root / "node_modules/@pyscript/core/dist"
+    write(dist / "core.js", 'export{a}from"./core-Ab12.js";')
+    for name in ("core-Ab12.js", "error-X1.js", "deprecations-manager-Q.js", "donkey-D.js",
+                 "py-editor-E.js", "py-game-G.js", "py-terminal-T.js", "toml-1.js", "toml-2.js"):
+        write(dist / name, 'import{b}from"./core-Ab12.js";')
+    for name in ("core.css", "core.js.map", "py-Zz.js", "codemirror-C.js", "service-worker.js"):
+        write(dist / name, "")
+    pyodide = root / "node_modules/pyodide"
+    for name in build.PYODIDE_FILES:
+        write(pyodide / name, name)
+    write(pyodide / "pyodide-lock.json", json.dumps({"info": {"version": "1"},
+                                                     "packages": {"numpy": {}}}))
+    write(pyodide / "pyodide.js", "the classic script: unused")
+    return root
+
+
+def test_vendor_copies_exactly_the_requested_runtime_files(installed):
+    out = build.vendor(installed)
+    assert sorted(p.name for p in (out / "pyscript").iterdir()) == [
+        "core-Ab12.js", "core.css", "core.js", "deprecations-manager-Q.js", "donkey-D.js",
+        "error-X1.js", "py-editor-E.js", "py-game-G.js", "py-terminal-T.js", "toml-1.js",
+        "toml-2.js"]
+    assert sorted(p.name for p in (out / "pyodide").iterdir()) == sorted(
+        [*build.PYODIDE_FILES, "pyodide-lock.json"])
+    lock = json.loads((out / "pyodide/pyodide-lock.json").read_text())
+    assert lock == {"info": {"version": "1"}, "packages": {}}
+
+
+def test_vendor_is_skipped_while_the_lock_is_unchanged(installed):
+    out = build.vendor(installed)
+    write(out / "pyscript/core.js", "kept")
+    build.vendor(installed)
+    assert (out / "pyscript/core.js").read_text() == "kept"
+
+
+def test_vendor_refuses_a_chunk_it_would_leave_behind(installed):
+    write(installed / "node_modules/@pyscript/core/dist/donkey-D.js", 'import"./new-chunk-N.js";')
+    with pytest.raises(build.BuildError, match="new-chunk-N.js"):
+        build.vendor(installed)
+
+
+def test_vendor_names_a_pattern_that_no_longer_matches(installed):
+    (installed / "node_modules/@pyscript/core/dist/py-game-G.js").unlink()
+    with pytest.raises(build.BuildError, match="py-game-"):
+        build.vendor(installed)
+
+
+# --- serve -----------------------------------------------------------------------------------
+
+@pytest.fixture
+def site(src, tmp_path):
+    return build.build(src, tmp_path / "dist", snapshot=False)
+
+
+def fetch(url: str) -> tuple[int, str, bytes]:
+    try:
+        with urlopen(url) as response:
+            return response.status, response.headers.get_content_type(), response.read()
+    except HTTPError as error:
+        return error.code, "", b""
+
+
+def test_server_types_and_sub_path(site, tmp_path):
+    write(site / "x.wasm", b"\0asm")
+    write(site / "x.webmanifest", "{}")
+    server = build.Server(site, prefix="/skillcheck/").start()
+    try:
+        base = server.url
+        assert base.endswith("/skillcheck/")
+        assert fetch(base + "static/vendor/pyodide/pyodide.mjs")[1] == "text/javascript"
+        assert fetch(base + "x.wasm")[1] == "application/wasm"
+        assert fetch(base + "x.webmanifest")[1] == "application/manifest+json"
+        assert fetch(base)[2] == (site / "index.html").read_bytes()
+        assert fetch(base[: -len("skillcheck/")] + "index.html")[0] == 404
+        assert fetch(base[:-1])[2] == (site / "index.html").read_bytes()  # /skillcheck redirects
+        other = write(tmp_path / "other/index.html", "another build")
+        server.directory = other.parent
+        assert fetch(base)[2] == b"another build"
+    finally:
+        server.close()
+
+
+# --- icons -----------------------------------------------------------------------------------
+
+def pixels(data: bytes) -> list[bytes]:
+    """Rows of an unfiltered 8-bit RGBA PNG as written by build.png."""
+    width, height = build.png_size(data)
+    idat = b"".join(data[i + 8:i + 8 + struct.unpack(">I", data[i:i + 4])[0]]
+                    for i in _chunks(data) if data[i + 4:i + 8] == b"IDAT")
+    raw = zlib.decompress(idat)
+    stride = 1 + 4 * width
+    assert len(raw) == stride * height
+    return [raw[r * stride + 1:(r + 1) * stride] for r in range(height)]
+
+
+def _chunks(data: bytes):
+    at = 8
+    while at < len(data):
+        yield at
+        at += 12 + struct.unpack(">I", data[at:at + 4])[0]
+
+
+def test_png_round_trips():
+    rows = [[(255, 0, 0, 255), (0, 255, 0, 128)], [(0, 0, 255, 0), (1, 2, 3, 4)]]
+    data = build.png(rows)
+    assert build.png_size(data) == (2, 2)
+    assert pixels(data) == [bytes([255, 0, 0, 255, 0, 255, 0, 128]),
+                            bytes([0, 0, 255, 0, 1, 2, 3, 4])]
+    with pytest.raises(ValueError):
+        build.png_size(b"GIF89a" + data)
+
+
+def test_committed_icons_are_what_build_py_draws():
+    icons = build.ROOT / "static/icons"
+    for name, (size, _, _) in build.ICONS.items():
+        assert build.png_size((icons / name).read_bytes()) == (size, size), name
+    assert (icons / "apple-touch-icon.png").read_bytes() == build.draw_icon(*build.ICONS[
+        "apple-touch-icon.png"])
+    assert (icons / "icon.svg").read_text() == build.svg_icon()
+
+
+def test_icons_are_a_glyph_not_a_blank_square():
+    rows = pixels((build.ROOT / "static/icons/icon-192.png").read_bytes())
+    colours = {row[i:i + 4] for row in rows for i in range(0, len(row), 4)}
+    assert bytes([0, 0, 0, 0]) in colours  # rounded corners are transparent
+    for colour in (build.THEME, build.CARD, build.SUIT, build.DIE, build.PIP):
+        assert bytes([*colour, 255]) in colours
+
+
+def test_maskable_icons_keep_the_glyph_in_the_safe_zone():
+    rows = pixels((build.ROOT / "static/icons/maskable-192.png").read_bytes())
+    theme = bytes([*build.THEME, 255])
+    for y, row in enumerate(rows):
+        for x in range(192):
+            if row[4 * x:4 * x + 4] != theme:  # anything drawn lies within 40% of the centre
+                assert (x + 0.5 - 96) ** 2 + (y + 0.5 - 96) ** 2 <= (0.4 * 192) ** 2
+
+
+# --- test ------------------------------------------------------------------------------------
+
+def test_chromium_path_from_the_environment_comes_first(tmp_path, monkeypatch):
+    chromium = write(tmp_path / "my-chromium", "#!/bin/sh\n")
+    chromium.chmod(0o755)
+    monkeypatch.setenv("CHROMIUM_PATH", str(chromium))
+    assert build.find_chromium() == str(chromium)
