@@ -199,8 +199,6 @@ def test_forced_cards_are_checked_per_side():
             secondaries=[{"rank": 1, "aspect": 1}, {"rank": 1, "aspect": 1, "cards": ["ZZ"]}])
 
 
-@pytest.mark.xfail(strict=True, reason="draw.check_cards names a non-list or over-long forced "
-                   "draw 'cards' whatever the side; reported to draw.py's owner")
 @pytest.mark.parametrize("cards", ["7H", list(DECK) + ["7H"]])
 def test_a_side_whose_cards_are_not_a_short_list_is_named(cards):
     refused("initiator.cards", mode="opposed", initiator={"rank": 1, "aspect": 1, "cards": cards},

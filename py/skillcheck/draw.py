@@ -62,7 +62,7 @@ class Draw:
 
 
 def check_cards(forced: object, count: int, field: str) -> list[str]:
-    cards = read_list({"cards": forced}, "cards", "", 52)
+    cards = read_list({field: forced}, field, "", 52)
     if cards is None or len(cards) != count:
         raise InvalidRequest(field, f"must list exactly {count} card{'s' if count != 1 else ''}")
     for code in cards:
@@ -74,7 +74,7 @@ def check_cards(forced: object, count: int, field: str) -> list[str]:
 
 
 def check_dice(forced: object, count: int, sides: int, field: str) -> list[int]:
-    dice = read_list({"dice": forced}, "dice", "", 100)
+    dice = read_list({field: forced}, field, "", 100)
     if dice is None or len(dice) != count:
         raise InvalidRequest(field, f"must list exactly {count} di{'ce' if count != 1 else 'e'}")
     for face in dice:
