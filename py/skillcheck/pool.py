@@ -102,8 +102,8 @@ def spend(dice: list[int], pool: Pool) -> Spend:
         spent += costs[by_bonus]
         by_bonus += 1
     short = 0 if pool.dr is None else pool.dr - (len(dice) - len(costs))
-    if short > by_bonus and sum(costs[:short]) <= pool.bonus + pool.luck:
-        needed = sum(costs[:short])
+    needed = sum(costs[:short])  # the cheapest way to reach the DR
+    if short > by_bonus and needed <= pool.bonus + pool.luck:
         return Spend(tuple(i for _, i in failing[:short]), pool.bonus, needed - pool.bonus)
     return Spend(tuple(i for _, i in failing[:by_bonus]), spent, 0)
 
@@ -137,7 +137,7 @@ def judge(dice: list[int], pool: Pool) -> dict:
     tens = dice.count(10)
     explain = [
         f"Rolled {len(dice)}d10 (Trait {pool.trait}): {', '.join(map(str, dice))}.",
-        # "Every dice that rolls under the skill score is counted as a success."
+        # "the skill score determines what the dice must meet or roll under to count as a success"
         f"Skill {pool.skill}: each die of {pool.skill} or less succeeds — {natural} natural"
         f" success{'es' if natural != 1 else ''}.",
         *_explain_points(dice, pool, points, successes),
