@@ -102,7 +102,7 @@ def spend(dice: list[int], pool: Pool) -> Spend:
         spent += costs[by_bonus]
         by_bonus += 1
     short = 0 if pool.dr is None else pool.dr - (len(dice) - len(costs))
-    needed = sum(costs[:short])  # the cheapest way to reach the DR
+    needed = sum(costs[:max(short, 0)])  # the cheapest way to reach the DR
     if short > by_bonus and needed <= pool.bonus + pool.luck:
         return Spend(tuple(i for _, i in failing[:short]), pool.bonus, needed - pool.bonus)
     return Spend(tuple(i for _, i in failing[:by_bonus]), spent, 0)
