@@ -1,0 +1,134 @@
+"""Replay links: a URL fragment that carries a check's request with its draw, its time and outcome.
+
+    "#r=1.<payload>"  payload = base64url(raw deflate(JSON {"q": request, "t": time, "o": outcome}))
+
+Opening a link resolves the carried request with its own draw, so it shows the same cards or dice
+and never rolls again. Whatever the fragment holds, the only exception that escapes is LinkError,
+whose message is for the player.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import random
+import re
+import zlib
+
+import skillcheck
+
+from .storage import dump, read_time, text_field
+
+VERSION = 1
+KEY = "r="
+LONGEST_FRAGMENT = 8000  # characters of payload: far more than any real check needs
+LONGEST_JSON = 16_384  # bytes after inflating: a deflate bomb stops here
+HONESTY = "A link shows a roll; it does not prove the roll was not edited."
+PAYLOAD = re.compile(r"[A-Za-z0-9_-]*")
+
+DAMAGED = "This replay link is damaged or incomplete: check that it was copied whole."
+NOT_A_CHECK = "This replay link does not hold a check Skill Check can show."
+
+
+class LinkError(ValueError):
+    """A link that cannot be replayed; str(error) is a sentence to show the player."""
+
+
+class _Rolled(Exception):
+    """Raised when resolving a link would draw something new: its draw is missing."""
+
+
+class _NoRolling(random.Random):
+    """An rng that refuses to be used, so a replay can only show the draw it carries."""
+
+    def random(self):
+        raise _Rolled
+
+    def getrandbits(self, k):
+        raise _Rolled
+
+
+def share_fragment(result: dict, time: str) -> str:
+    """The fragment ("#r=1....") that replays `result`, a result of skillcheck.resolve."""
+    document = {"q": result["request"], "t": read_time(time), "o": result["outcome"]}
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = packer.compress(dump(document).encode()) + packer.flush()
+    payload = base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii")
+    return f"#{KEY}{VERSION}.{payload}"
+
+
+def share_url(page_url: str, result: dict, time: str) -> str:
+    """The page's address (any fragment dropped) with the replay fragment of `result`."""
+    return page_url.split("#", 1)[0] + share_fragment(result, time)
+
+
+def is_replay(fragment: str) -> bool:
+    """Whether a location.hash is a replay link (a damaged one included), not some other state."""
+    return isinstance(fragment, str) and fragment.removeprefix("#").startswith(KEY)
+
+
+def read_link(fragment: object) -> dict:
+    """The fragment's {"request", "time", "outcome"}, checked for shape, not yet resolved."""
+    if not is_replay(fragment):
+        raise LinkError("This is not a replay link.")
+    version, dot, payload = fragment.removeprefix("#")[len(KEY):].partition(".")
+    if not dot or not version.isascii() or not version.isdigit():
+        raise LinkError(DAMAGED)
+    if int(version) != VERSION:
+        raise LinkError("This replay link was made by a newer version of Skill Check: reload "
+                        "the page to get it." if int(version) > VERSION else DAMAGED)
+    if len(payload) > LONGEST_FRAGMENT:
+        raise LinkError("This replay link is too long to be a check.")
+    document = _unpack(payload)
+    try:
+        request, time, outcome = document["q"], document["t"], document["o"]
+        if not isinstance(request, dict):
+            raise ValueError("q")
+        return {"request": request, "time": read_time(time),
+                "outcome": text_field(outcome, "outcome", 40)}
+    except (KeyError, TypeError, ValueError):
+        raise LinkError(NOT_A_CHECK) from None
+
+
+def _unpack(payload: str) -> object:
+    """base64url → inflate (bounded) → JSON; LinkError when any step fails."""
+    if not PAYLOAD.fullmatch(payload) or len(payload) % 4 == 1:
+        raise LinkError(DAMAGED)
+    try:
+        packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+        unpacker = zlib.decompressobj(-15)
+        data = unpacker.decompress(packed, LONGEST_JSON + 1)
+    except (binascii.Error, zlib.error):
+        raise LinkError(DAMAGED) from None
+    if len(data) > LONGEST_JSON or unpacker.unconsumed_tail:
+        raise LinkError("This replay link holds more than a check: it was not opened.")
+    if not unpacker.eof or unpacker.unused_data:
+        raise LinkError(DAMAGED)
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise LinkError(NOT_A_CHECK) from None
+
+
+def open_link(fragment: object) -> dict:
+    """Replay a link: {"result": the same result, "time": when it was first made}.
+
+    The carried request is resolved with its own draw; a link whose draw is missing, whose request
+    the rules refuse, or whose result differs from the outcome it carries raises LinkError.
+    """
+    link = read_link(fragment)
+    try:
+        result = skillcheck.resolve(link["request"], _NoRolling())
+    except skillcheck.InvalidRequest as error:
+        raise LinkError(f"This replay link's check is not valid ({error}).") from None
+    except _Rolled:
+        raise LinkError("This replay link has lost its cards or dice, so it cannot show "
+                        "the roll.") from None
+    except RecursionError:
+        raise LinkError(NOT_A_CHECK) from None
+    if result["outcome"] != link["outcome"]:
+        raise LinkError(f"This replay link says “{link['outcome']}” but its cards or dice give "
+                        f"“{result['outcome']}”: it was edited, or made by another version of "
+                        "the rules.")
+    return {"result": result, "time": link["time"]}
