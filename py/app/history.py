@@ -21,6 +21,7 @@ from skillcheck import SYSTEMS
 
 from .storage import (
     EnvelopeError,
+    FieldError,
     Slot,
     Storage,
     dump,
@@ -135,17 +136,17 @@ def _judged(raw: dict, system: str) -> dict:
     outcome = text_field(raw.get("outcome"), "outcome", 40)
     success = raw.get("success")
     if success is not None and not isinstance(success, bool):
-        raise ValueError("success: must be true, false or null")
+        raise FieldError("success", "must be true, false or null")
     request = raw.get("request")
     if not isinstance(request, dict) or request.get("system") != system:
-        raise ValueError("request: must be a request of the entry's system")
+        raise FieldError("request", "must be a request of the entry's system")
     return {"outcome": outcome, "success": success, "request": request}
 
 
 def _spent(raw: dict, system: str) -> dict:
     resource = raw.get("resource")
     if resource not in RESOURCES:
-        raise ValueError("resource: must be luck or xp")
+        raise FieldError("resource", "must be luck or xp")
     return {
         "character": _id(raw.get("character"), "character"),
         "name": text_field(raw.get("name"), "name", 60),
@@ -159,13 +160,13 @@ def _spent(raw: dict, system: str) -> dict:
 def read_entry(raw: object) -> dict:
     """A checked copy of one stored entry holding only known fields; ValueError naming a field."""
     if not isinstance(raw, dict):
-        raise ValueError("entry: must be an object")
+        raise FieldError("entry", "must be an object")
     kind = raw.get("kind")
     if kind not in KINDS:
-        raise ValueError("kind: must be one of " + ", ".join(KINDS))
+        raise FieldError("kind", "must be one of " + ", ".join(KINDS))
     system = raw.get("system")
     if system not in SYSTEMS:
-        raise ValueError("system: must be one of " + ", ".join(SYSTEMS))
+        raise FieldError("system", "must be one of " + ", ".join(SYSTEMS))
     entry = {"id": _id(raw.get("id"), "id"), "kind": kind, "time": read_time(raw.get("time")),
              "system": system, "summary": text_field(raw.get("summary"), "summary",
                                                      LONGEST_SUMMARY)}
@@ -186,17 +187,17 @@ def checked(raw: object, next_id: int) -> tuple[dict, str]:
     """A stored entry read and checked, with its JSON text; ValueError naming a bad field."""
     entry = read_entry(raw)
     if entry["id"] >= next_id:
-        raise ValueError("id: must be below the log's next_id")
+        raise FieldError("id", "must be below the log's next_id")
     text = dump(entry)
     if len(text) > LONGEST_ENTRY:
-        raise ValueError(f"entry: must be at most {LONGEST_ENTRY} characters of JSON")
+        raise FieldError("entry", f"must be at most {LONGEST_ENTRY} characters of JSON")
     return entry, text
 
 
 def _entries_of(data: dict) -> tuple[list, int]:
     entries, next_id = data.get("entries"), data.get("next_id")
     if not isinstance(entries, list):
-        raise ValueError("entries: must be a list")
+        raise FieldError("entries", "must be a list")
     return entries, whole(next_id, "next_id", 1, BIGGEST_NEXT_ID)
 
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol
 
+from skillcheck.errors import InvalidRequest
+
 VERSION = 1
 NEWER_TEXT = "was saved by a newer version of Skill Check"
 
@@ -64,6 +66,13 @@ class EnvelopeError(ValueError):
         self.newer = newer
 
 
+class FieldError(InvalidRequest):
+    """A stored or typed field that is not valid: "name: must be at most 60 characters".
+
+    A kind of InvalidRequest, so the page shows it beside its field the same way.
+    """
+
+
 def utc_now() -> datetime:
     return datetime.now(UTC)
 
@@ -76,13 +85,13 @@ def stamp(moment: datetime) -> str:
 def read_time(value: object) -> str:
     """A stored time: an ISO 8601 string with a time zone, as `stamp` writes it."""
     if not isinstance(value, str) or len(value) > 40:
-        raise ValueError("time: must be an ISO 8601 time")
+        raise FieldError("time", "must be an ISO 8601 time")
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        raise ValueError("time: must be an ISO 8601 time") from None
+        raise FieldError("time", "must be an ISO 8601 time") from None
     if moment.tzinfo is None:
-        raise ValueError("time: must name its time zone")
+        raise FieldError("time", "must name its time zone")
     return value
 
 
@@ -120,18 +129,18 @@ def parse(text: object, kind: str, longest: int) -> dict:
 def text_field(value: object, name: str, longest: int, lines: bool = False) -> str:
     """Plain text a player typed: a string, capped, no control characters (newlines if `lines`)."""
     if not isinstance(value, str):
-        raise ValueError(f"{name}: must be text")
+        raise FieldError(name, "must be text")
     if len(value) > longest:
-        raise ValueError(f"{name}: must be at most {longest} characters")
+        raise FieldError(name, f"must be at most {longest} characters")
     allowed = "\n\t" if lines else ""
     if any(ord(ch) < 32 and ch not in allowed or ord(ch) == 127 for ch in value):
-        raise ValueError(f"{name}: must not hold control characters")
+        raise FieldError(name, "must not hold control characters")
     return value
 
 
 def whole(value: object, name: str, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ValueError(f"{name}: must be a whole number from {lo} to {hi}")
+        raise FieldError(name, f"must be a whole number from {lo} to {hi}")
     return value
 
 
