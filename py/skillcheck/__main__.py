@@ -1,4 +1,4 @@
-"""The CLI: one JSON request on stdin, one JSON object on stdout; exit 2 and one line for bad input."""
+"""The CLI: a JSON request on stdin, a JSON object on stdout; exit 2 and one line for bad input."""
 
 from __future__ import annotations
 

@@ -8,8 +8,7 @@ from math import comb
 
 from .draw import Draw
 from .exact import sum_ways
-from .pool import no_secret
-from .request import Flag, Whole
+from .request import Flag, Whole, no_secret
 from .system import System, odds_from
 
 DICE_COUNT = Whole("dice_count", "Dice count", 1, 20)

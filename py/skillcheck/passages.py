@@ -1,11 +1,11 @@
-"""Seed 004, Passages (Nerth LAWS of Engagement): percentile roll-under with Double Up/Down bands."""
+"""Seed 004, Passages (Nerth LAWS of Engagement): percentile roll-under, Double Up/Down bands."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
 from .draw import Draw
-from .request import Flag, Whole
+from .request import Flag, Whole, no_secret
 from .system import System, odds_from
 
 BASE = Whole("base", "Skill base", 1, 100)
@@ -16,6 +16,7 @@ WINNERS = ("double down", "success", "double up")
 
 
 def _bands(request: dict) -> tuple[int, int, int, bool, bool]:
+    no_secret(request)
     base = BASE.read(request)
     contested = CONTESTED.read(request)
     practice = PRACTICE.read(request)

@@ -47,12 +47,6 @@ def degree(ios: int, needed_points: bool) -> str:
     return "disaster" if ios <= -3 else "failure"  # "Disaster - the Increment of Success was a -3"
 
 
-def no_secret(request: dict) -> None:
-    """Only the flip and pool checks let the GM keep the difficulty secret (contract)."""
-    if SECRET.read(request):
-        raise InvalidRequest("secret", "this system has no secret difficulty")
-
-
 @dataclass(frozen=True)
 class Pool:
     trait: int

@@ -43,7 +43,8 @@ class Whole:
         field = path(prefix, self.name)
         if self.name not in obj or obj[self.name] is None:
             if self.default is REQUIRED:
-                raise InvalidRequest(field, f"is needed: a whole number from {self.lo} to {self.hi}")
+                raise InvalidRequest(
+                    field, f"is needed: a whole number from {self.lo} to {self.hi}")
             return self.default
         value = obj[self.name]
         if not is_whole(value) or not self.lo <= value <= self.hi:
@@ -109,8 +110,14 @@ class Choice:
 SEED = Whole("seed", "Seed", 0, 2**63 - 1, None)
 
 
+def no_secret(request: dict) -> None:
+    """Only the flip and pool checks let the GM keep the difficulty secret (contract)."""
+    if Flag("secret", "Secret difficulty").read(request):
+        raise InvalidRequest("secret", "this system has no secret difficulty")
+
+
 def read_list(obj: dict, name: str, prefix: str, longest: int) -> list | None:
-    """A JSON list field, or None when absent; never longer than `longest` (no input runs long)."""
+    """A JSON list field, or None when absent; at most `longest` long, so no input runs long."""
     value = obj.get(name)
     if value is None:
         return None

@@ -6,7 +6,8 @@ from fractions import Fraction
 
 from .draw import Draw
 from .exact import sum_ways
-from .pool import BONUS, DEGREES, FACES, LUCK, SKILL, TRAIT, WINNERS, degree, increments, no_secret
+from .pool import BONUS, DEGREES, FACES, LUCK, SKILL, TRAIT, WINNERS, degree, increments
+from .request import no_secret
 from .system import System, odds_from
 
 LOWEST = 2  # no die goes below 1, so no increments take 2d10 under 2

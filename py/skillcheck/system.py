@@ -1,4 +1,4 @@
-"""What every rule system module provides, so adding a fifth touches one module and one registry line."""
+"""What every rule system module provides: a fifth system is one module and one registry line."""
 
 from __future__ import annotations
 
