@@ -68,7 +68,7 @@ def filled(log: RollLog) -> RollLog:
     return log
 
 
-# ---- requests ---------------------------------------------------------------------------------
+# ---- requests ------------------------------------------------------------------------------------
 
 
 def test_strip_draw_removes_every_draw_and_seed_at_any_depth():
@@ -110,7 +110,7 @@ def test_reroll_request_resolves_afresh_to_the_same_inputs(log):
     assert log.last_check("pool") is None
 
 
-# ---- appending, order, filters ------------------------------------------------------------------
+# ---- appending, order, filters -------------------------------------------------------------------
 
 
 def test_entries_are_newest_first_and_filter_by_system(log):
@@ -188,7 +188,7 @@ def test_spend_and_undo_entries_link_to_their_check_and_spend(log):
     assert [e["kind"] for e in log.entries("pool")] == ["undo", "spend", "check"]
 
 
-# ---- export and import ------------------------------------------------------------------------
+# ---- export and import ---------------------------------------------------------------------------
 
 
 def test_export_import_round_trip_is_exact(log):
@@ -263,7 +263,7 @@ def test_import_message_names_the_bad_entry_and_field(log):
         log.import_json(text)
 
 
-# ---- the cap ------------------------------------------------------------------------------------
+# ---- the cap -------------------------------------------------------------------------------------
 
 
 def test_the_oldest_are_dropped_only_over_the_cap_and_the_player_is_told_once(store):
@@ -291,7 +291,7 @@ def test_an_append_serialises_one_entry_however_long_the_log(store, monkeypatch)
     assert len(json.loads(store.data[LOG_KEY])["entries"]) == 201
 
 
-# ---- storage faults -------------------------------------------------------------------------
+# ---- storage faults ------------------------------------------------------------------------------
 
 
 def backups(store) -> dict:

@@ -54,7 +54,7 @@ class LogFileError(ValueError):
     """An import the log refused; the message is for the player and the log is unchanged."""
 
 
-# ---- requests: draws, re-rolls, reveals, one-line summaries --------------------------------
+# ---- requests: draws, re-rolls, reveals, one-line summaries --------------------------------------
 
 
 def strip_draw(request: dict) -> dict:
@@ -121,7 +121,7 @@ def reveal_request(entry: dict, difficulty: dict) -> dict:
     return {**request, **difficulty}
 
 
-# ---- reading entries: every field of every loaded entry is checked ---------------------------
+# ---- reading entries: every field of every loaded entry is checked -------------------------------
 
 
 def _id(value: object, name: str) -> int:
@@ -201,7 +201,7 @@ def _entries_of(data: dict) -> tuple[list, int]:
     return entries, whole(next_id, "next_id", 1, BIGGEST_NEXT_ID)
 
 
-# ---- the log ---------------------------------------------------------------------------------
+# ---- the log -------------------------------------------------------------------------------------
 
 
 class RollLog:

@@ -1,0 +1,461 @@
+"""Saved characters: what a sheet holds per system, the form fields it fills, and spent resources.
+
+A character is a plain JSON dict, checked field by field whenever it is made, edited or loaded:
+
+    {"id": 1, "name": "Mara", "notes": "", "luck": 3, "xp": 10, "last_spend": None,
+     "sheets": {
+       "flip":     {"aspects": {"AI": 3, ...},
+                    "skills": {"Athletics": {"rank": 2, "specialization": "Climbing",
+                                             "familiarity": False},
+                               "Knowledge: History": {...}}},
+       "pool":     {"traits": {"Dexterity": 5},              (read by both pool and swift)
+                    "skills": {"Lockpicking": {"trait": "Dexterity", "score": 7, "bonus": 0}}},
+       "fluke":    {"stats": {"Intelligence": 2}, "skills": {"Sneak": 3}},   (dice counts)
+       "passages": {"skills": {"Lockpicking": 26}}}}                         (skill bases)
+
+Names and notes are plain text, shown as text, never as HTML. Functions here are pure and return
+new dicts; `Roster` keeps the characters in storage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from skillcheck.skills import BY_NAME
+
+from .storage import (
+    FieldError,
+    Slot,
+    Storage,
+    dump,
+    envelope,
+    text_field,
+    utc_now,
+    whole,
+)
+
+CHARACTERS_KEY = "skillcheck.characters"
+KIND = "skillcheck.characters"
+ASPECTS = ("HS", "SS", "AI", "II", "MC", "SP", "IP", "IE", "PC")
+LONGEST_NAME = 60
+LONGEST_NOTES = 2000
+MOST_SKILLS = 100
+MOST_CHARACTERS = 200
+MOST_LUCK = 1000
+MOST_XP = 1_000_000
+LONGEST_FILE = 4_000_000
+SHEET_OF = {"flip": "flip", "pool": "pool", "swift": "pool", "fluke": "fluke",
+            "passages": "passages"}
+
+
+class SpendError(ValueError):
+    """A spend or undo refused; the message is for the player."""
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A stock a system spends: how a request offers it and how a result reports it."""
+
+    stock: str  # the character's field
+    field: str  # the request field that offers it
+    cost: int  # stock per point of that field
+    spent: str  # the result field that says how much was spent
+    label: str
+
+
+RESOURCES = {
+    "pool": Resource("luck", "luck", 1, "luck_used", "Luck points"),
+    "swift": Resource("luck", "luck", 1, "luck_used", "Luck points"),
+    # "2 experience points is enough to protect against a single one that is rolled."
+    "fluke": Resource("xp", "insurance", 2, "xp_spent", "XP"),
+}
+REQUEST_MOST = {"luck": 100, "insurance": 20}  # the contract's limits on those request fields
+
+
+# ---- reading: every field of a character is checked ----------------------------------------------
+
+
+def _name(value: object, field: str, longest: int = LONGEST_NAME) -> str:
+    """A name a player typed: trimmed, one line, not empty."""
+    text = text_field(value, field, longest).strip()
+    if not text:
+        raise FieldError(field, "must not be empty")
+    return text
+
+
+def _named(value: object, field: str, read: Callable[[object, str, str], object]) -> dict:
+    """A map of names to values, each read by `read(value, field, name)`; at most MOST_SKILLS."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise FieldError(field, "must be a list of names")
+    if len(value) > MOST_SKILLS:
+        raise FieldError(field, f"must hold at most {MOST_SKILLS} entries")
+    named = {}
+    for key, inner in value.items():
+        name = _name(key, field)
+        named[name] = read(inner, f"{field}.{name}", name)
+    return named
+
+
+def _number(lo: int, hi: int) -> Callable[[object, str, str], int]:
+    return lambda value, field, _: whole(value, field, lo, hi)
+
+
+def _object(value: object, field: str) -> dict:
+    if not isinstance(value, dict):
+        raise FieldError(field, "must be an object of named fields")
+    return value
+
+
+def _flag(value: object, field: str) -> bool:
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise FieldError(field, "must be true or false")
+    return value
+
+
+def seed_skill(name: str):
+    """The seed's skill a flip-sheet skill name stands for: "Athletics", or "Knowledge: History"
+    for the skills that vary by type; None when the name is neither."""
+    base, colon, kind = name.partition(":")
+    skill = BY_NAME.get(base.strip() if colon else name)
+    if skill is None or skill.by_type != bool(colon) or (colon and not kind.strip()):
+        return None
+    return skill
+
+
+def _aspect(value: object, field: str, name: str) -> int:
+    if name not in ASPECTS:
+        raise FieldError(field, "is not an aspect: they are " + " ".join(ASPECTS))
+    return whole(value, field, -20, 50)
+
+
+def _flip_skill(value: object, field: str, name: str) -> dict:
+    skill = seed_skill(name)
+    if skill is None:
+        raise FieldError(field, "must be a skill of the list (Craft, Knowledge and Profession "
+                         "with their type, as in “Knowledge: History”)")
+    value = _object(value, field)
+    familiarity = _flag(value.get("familiarity"), f"{field}.familiarity")
+    if familiarity and not skill.by_type:
+        # "Craft, Knowledge, and Profession skills can have Familiarities."
+        raise FieldError(f"{field}.familiarity", "only Craft, Knowledge and Profession have one")
+    specialization = value.get("specialization") or ""
+    return {"rank": whole(value.get("rank"), f"{field}.rank", 0, 52),
+            "specialization": text_field(specialization, f"{field}.specialization",
+                                         LONGEST_NAME).strip(),
+            "familiarity": familiarity}
+
+
+def _pool_skill(traits: dict) -> Callable[[object, str, str], dict]:
+    def read(value: object, field: str, _: str) -> dict:
+        value = _object(value, field)
+        trait = _name(value.get("trait"), f"{field}.trait")
+        if trait not in traits:
+            raise FieldError(f"{field}.trait", "must be one of the character's traits")
+        return {"trait": trait, "score": whole(value.get("score"), f"{field}.score", 1, 10),
+                "bonus": whole(value.get("bonus", 0), f"{field}.bonus", 0, 100)}
+    return read
+
+
+def _flip_sheet(value: dict, field: str) -> dict:
+    return {"aspects": _named(value.get("aspects"), f"{field}.aspects", _aspect),
+            "skills": _named(value.get("skills"), f"{field}.skills", _flip_skill)}
+
+
+def _pool_sheet(value: dict, field: str) -> dict:
+    traits = _named(value.get("traits"), f"{field}.traits", _number(1, 10))
+    return {"traits": traits,
+            "skills": _named(value.get("skills"), f"{field}.skills", _pool_skill(traits))}
+
+
+def _fluke_sheet(value: dict, field: str) -> dict:
+    return {"stats": _named(value.get("stats"), f"{field}.stats", _number(1, 20)),
+            "skills": _named(value.get("skills"), f"{field}.skills", _number(1, 20))}
+
+
+def _passages_sheet(value: dict, field: str) -> dict:
+    return {"skills": _named(value.get("skills"), f"{field}.skills", _number(1, 100))}
+
+
+SHEETS = {"flip": _flip_sheet, "pool": _pool_sheet, "fluke": _fluke_sheet,
+          "passages": _passages_sheet}
+
+
+def read_sheet(system: str, sheet: object) -> dict:
+    """A checked sheet for `system` (swift reads and writes the pool sheet)."""
+    key = SHEET_OF[system]
+    return SHEETS[key](_object(sheet, f"sheets.{key}"), f"sheets.{key}")
+
+
+def _last_spend(value: object) -> dict | None:
+    if value is None:
+        return None
+    value = _object(value, "last_spend")
+    system = value.get("system")
+    if system not in RESOURCES:
+        raise FieldError("last_spend.system", "must be a system that spends a resource")
+    return {"system": system,
+            "amount": whole(value.get("amount"), "last_spend.amount", 1, MOST_XP)}
+
+
+def read_character(raw: object) -> dict:
+    """A checked copy of a character holding only known fields; FieldError naming a bad field."""
+    raw = _object(raw, "character")
+    sheets = _object(raw.get("sheets") or {}, "sheets")
+    for key in sheets:
+        if key not in SHEETS:
+            raise FieldError(f"sheets.{key}", "must be one of " + ", ".join(SHEETS))
+    return {"id": whole(raw.get("id"), "id", 1, 2**52),
+            "name": _name(raw.get("name"), "name"),
+            "notes": text_field(raw.get("notes") or "", "notes", LONGEST_NOTES, lines=True),
+            "luck": whole(raw.get("luck", 0), "luck", 0, MOST_LUCK),
+            "xp": whole(raw.get("xp", 0), "xp", 0, MOST_XP),
+            "last_spend": _last_spend(raw.get("last_spend")),
+            "sheets": {key: read_sheet(key, sheets[key]) for key in SHEETS if key in sheets}}
+
+
+def edited(character: dict, **changes) -> dict:
+    """The character with `changes` (name, notes, luck, xp, sheets) applied and checked."""
+    unknown = set(changes) - {"name", "notes", "luck", "xp", "sheets"}
+    if unknown:
+        raise FieldError(sorted(unknown)[0], "is not a field a player edits")
+    return read_character({**character, **changes})
+
+
+def with_sheet(character: dict, system: str, sheet: dict) -> dict:
+    """The character with its sheet for `system` replaced (swift shares the pool sheet)."""
+    return edited(character, sheets={**character["sheets"], SHEET_OF[system]: sheet})
+
+
+# ---- filling the form ----------------------------------------------------------------------------
+
+
+def _sheet(character: dict, system: str) -> dict:
+    return character["sheets"].get(SHEET_OF[system], {})
+
+
+def pickable(character: dict, system: str) -> list[str]:
+    """What the player can pick to fill the form: skills, then aspects or stats."""
+    sheet = _sheet(character, system)
+    return [*sheet.get("skills", {}), *sheet.get("aspects", {}), *sheet.get("stats", {})]
+
+
+def _fill_flip(character: dict, sheet: dict, name: str) -> dict | None:
+    if name in sheet.get("aspects", {}):
+        return {"mode": "aspect", "aspect": sheet["aspects"][name]}
+    entry = sheet.get("skills", {}).get(name)
+    if entry is None:
+        return None
+    skill = seed_skill(name)
+    fields = {"rank": entry["rank"], "advanced": skill.advanced,
+              "familiarity": entry["familiarity"], "specialization": False}
+    if skill.aspect in sheet["aspects"]:
+        fields["aspect"] = sheet["aspects"][skill.aspect]
+    return fields
+
+
+def _fill_pool(character: dict, sheet: dict, name: str) -> dict | None:
+    entry = sheet.get("skills", {}).get(name)
+    if entry is None:
+        return None
+    return {"trait": sheet["traits"][entry["trait"]], "skill": entry["score"],
+            "bonus": entry["bonus"], "luck": min(character["luck"], REQUEST_MOST["luck"])}
+
+
+def _fill_fluke(character: dict, sheet: dict, name: str) -> dict | None:
+    count = sheet.get("skills", {}).get(name, sheet.get("stats", {}).get(name))
+    return None if count is None else {"dice_count": count}
+
+
+def _fill_passages(character: dict, sheet: dict, name: str) -> dict | None:
+    base = sheet.get("skills", {}).get(name)
+    return None if base is None else {"base": base}
+
+
+FILLS = {"flip": _fill_flip, "pool": _fill_pool, "swift": _fill_pool, "fluke": _fill_fluke,
+         "passages": _fill_passages}
+
+
+def fill(character: dict, system: str, name: str) -> dict:
+    """The request fields a character's skill (or aspect, or stat) gives; the GM sets the rest.
+
+    flip skill:   rank, aspect (when the sheet has its value), advanced, familiarity,
+                  specialization=False (the GM says whether it applies); an aspect gives
+                  mode="aspect" and aspect. Opposed and team forms put these in a side.
+    pool, swift:  trait, skill, bonus, luck (all the Luck the character has, up to 100: the
+                  engine spends only what the roll needs).
+    fluke:        dice_count (a skill or a stat).   passages: base.
+    """
+    fields = FILLS[system](character, _sheet(character, system), name)
+    if fields is None:
+        raise FieldError("skill", f"{name} is not on {character['name']}'s sheet for {system}")
+    return fields
+
+
+# ---- spending Luck and XP ------------------------------------------------------------------------
+
+
+def limits(character: dict, system: str) -> dict[str, int]:
+    """The most the character can offer in a request: {"luck": n} or {"insurance": n}, or {}."""
+    resource = RESOURCES.get(system)
+    if resource is None:
+        return {}
+    most = character[resource.stock] // resource.cost
+    return {resource.field: min(most, REQUEST_MOST[resource.field])}
+
+
+def spend_problem(character: dict, request: dict) -> str | None:
+    """Before rolling: why the character cannot offer what `request` offers, or None."""
+    resource = RESOURCES.get(request.get("system"))
+    if resource is None:
+        return None
+    offered = request.get(resource.field)
+    if isinstance(offered, bool) or not isinstance(offered, int):
+        return None  # the engine names a bad field itself
+    stock = character[resource.stock]
+    if offered * resource.cost <= stock:
+        return None
+    most = stock // resource.cost
+    per = f" ({resource.cost} {resource.label} a point)" if resource.cost > 1 else ""
+    return (f"{character['name']} has {stock} {resource.label}: {resource.field} can be at most "
+            f"{most}{per}.")
+
+
+def apply_result(character: dict, result: dict) -> tuple[dict, dict | None]:
+    """Take what a check spent from the character: the new character and a spend record
+    (None when nothing was spent). SpendError if the character does not have it."""
+    resource = RESOURCES.get(result.get("system"))
+    amount = result.get(resource.spent) if resource else None
+    if not amount:
+        return character, None
+    before = character[resource.stock]
+    if amount > before:
+        raise SpendError(f"{character['name']} has only {before} {resource.label}; this check "
+                         f"would spend {amount}.")
+    after = before - amount
+    spent = read_character({**character, resource.stock: after,
+                            "last_spend": {"system": result["system"], "amount": amount}})
+    text = f"{character['name']} spent {amount} {resource.label} ({before} → {after})."
+    return spent, _record(character, result["system"], resource, amount, before, after, text)
+
+
+def undo_spend(character: dict) -> tuple[dict, dict]:
+    """Give back the character's last spend, once: the new character and an undo record."""
+    last = character["last_spend"]
+    if last is None:
+        raise SpendError(f"{character['name']} has no spend to undo.")
+    resource = RESOURCES[last["system"]]
+    before = character[resource.stock]
+    after = before + last["amount"]
+    most = MOST_LUCK if resource.stock == "luck" else MOST_XP
+    if after > most:
+        raise SpendError(f"{character['name']} cannot hold more than {most} {resource.label}.")
+    restored = read_character({**character, resource.stock: after, "last_spend": None})
+    text = (f"Undone: {character['name']} got {last['amount']} {resource.label} back "
+            f"({before} → {after}).")
+    return restored, _record(character, last["system"], resource, last["amount"], before, after,
+                             text)
+
+
+def _record(character: dict, system: str, resource: Resource, amount: int, before: int,
+            after: int, text: str) -> dict:
+    """What the log keeps of a spend or undo (history.RollLog.record_spend / record_undo)."""
+    return {"character": character["id"], "name": character["name"], "system": system,
+            "resource": resource.stock, "amount": amount, "before": before, "after": after,
+            "text": text}
+
+
+# ---- the roster in storage -----------------------------------------------------------------------
+
+
+class Roster:
+    """The saved characters of this browser. `warnings` holds what loading had to tell the player.
+
+    Every change is saved at once and returns the warnings to show (storage full, ...).
+    """
+
+    def __init__(self, storage: Storage, *, key: str = CHARACTERS_KEY,
+                 clock: Callable[[], datetime] = utc_now):
+        self._slot = Slot(storage, key, KIND, "characters", LONGEST_FILE, clock)
+        self._characters: dict[int, dict] = {}
+        self._next_id = 1
+        loaded = self._slot.load(self._read_tolerant)
+        if loaded is not None:
+            self._characters, self._next_id = loaded
+        if self._slot.rewrite:
+            self._slot.warnings += self._save()
+        self.warnings = self._slot.warnings
+
+    def all(self) -> list[dict]:
+        """Every character, by name."""
+        return sorted(self._characters.values(), key=lambda c: (c["name"].casefold(), c["id"]))
+
+    def get(self, character_id: int) -> dict | None:
+        return self._characters.get(character_id)
+
+    @property
+    def unsaved(self) -> bool:
+        return self._slot.failing or self._slot.frozen
+
+    def create(self, name: str, **fields) -> tuple[dict, list[str]]:
+        """A new character called `name` (fields: notes, luck, xp, sheets)."""
+        if len(self._characters) >= MOST_CHARACTERS:
+            raise FieldError("name", f"there can be at most {MOST_CHARACTERS} characters")
+        character = read_character({**fields, "id": self._next_id, "name": name})
+        self._check_name(character)
+        self._next_id += 1
+        self._characters[character["id"]] = character
+        return character, self._save()
+
+    def update(self, character: dict) -> list[str]:
+        """Store an edited character (see `edited`, `with_sheet`, `apply_result`)."""
+        character = read_character(character)
+        if character["id"] not in self._characters:
+            raise FieldError("id", "no such character")
+        self._check_name(character)
+        self._characters[character["id"]] = character
+        return self._save()
+
+    def rename(self, character_id: int, name: str) -> tuple[dict, list[str]]:
+        if character_id not in self._characters:
+            raise FieldError("id", "no such character")
+        character = edited(self._characters[character_id], name=name)
+        return character, self.update(character)
+
+    def delete(self, character_id: int) -> list[str]:
+        """Forget a character (the page asks first)."""
+        self._characters.pop(character_id, None)
+        return self._save()
+
+    def _check_name(self, character: dict) -> None:
+        name = character["name"].casefold()
+        if any(other["name"].casefold() == name and other["id"] != character["id"]
+               for other in self._characters.values()):
+            raise FieldError("name", f"another character is already called {character['name']}")
+
+    def _read_tolerant(self, data: dict) -> tuple[tuple[dict, int], int]:
+        raws = data.get("characters")
+        if not isinstance(raws, list):
+            raise FieldError("characters", "must be a list")
+        next_id = whole(data.get("next_id"), "next_id", 1, 2**52)
+        kept: dict[int, dict] = {}
+        names = set()
+        for raw in raws[:MOST_CHARACTERS]:
+            try:
+                character = read_character(raw)
+            except ValueError:
+                continue
+            name = character["name"].casefold()
+            if character["id"] < next_id and character["id"] not in kept and name not in names:
+                kept[character["id"]] = character
+                names.add(name)
+        return (kept, next_id), len(raws) - len(kept)
+
+    def _save(self) -> list[str]:
+        return self._slot.save(dump(envelope(KIND, next_id=self._next_id,
+                                             characters=list(self._characters.values()))))

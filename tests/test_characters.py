@@ -1,0 +1,343 @@
+"""Saved characters: CRUD, sheet checks, the fields they fill, Luck and XP spends with undo."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import skillcheck
+from app.characters import (
+    ASPECTS,
+    CHARACTERS_KEY,
+    Roster,
+    SpendError,
+    apply_result,
+    edited,
+    fill,
+    limits,
+    pickable,
+    read_character,
+    spend_problem,
+    undo_spend,
+    with_sheet,
+)
+from app.history import RollLog
+from app.storage import FieldError, MemoryStorage
+
+FLIP = {"aspects": {"AI": 3, "HS": 2, "SS": -1},
+        "skills": {"Athletics": {"rank": 2, "specialization": "Climbing"},
+                   "Knowledge: History": {"rank": 0, "familiarity": True},
+                   "Dueling": {"rank": 1},
+                   "Stealth": {"rank": 3}}}
+POOL = {"traits": {"Dexterity": 5, "Wits": 3},
+        "skills": {"Lockpicking": {"trait": "Dexterity", "score": 7, "bonus": 1},
+                   "Bluff": {"trait": "Wits", "score": 4}}}
+FLUKE = {"stats": {"Intelligence": 2}, "skills": {"Sneak": 4}}
+PASSAGES = {"skills": {"Lockpicking": 26}}
+
+
+class QuotaExceededError(Exception):
+    pass
+
+
+@pytest.fixture
+def store():
+    return MemoryStorage()
+
+
+@pytest.fixture
+def roster(store):
+    return Roster(store)
+
+
+@pytest.fixture
+def mara(roster):
+    character, _ = roster.create("Mara", luck=3, xp=9, notes="Smuggler.\n<b>not bold</b>",
+                                 sheets={"flip": FLIP, "pool": POOL, "fluke": FLUKE,
+                                         "passages": PASSAGES})
+    return character
+
+
+# ---- create, rename, edit, delete ----------------------------------------------------------------
+
+
+def test_create_checks_and_keeps_every_field(roster, store, mara):
+    assert mara["id"] == 1 and mara["name"] == "Mara" and (mara["luck"], mara["xp"]) == (3, 9)
+    assert mara["notes"] == "Smuggler.\n<b>not bold</b>"  # plain text, kept as typed
+    flip = mara["sheets"]["flip"]
+    assert flip["skills"]["Athletics"] == {"rank": 2, "specialization": "Climbing",
+                                           "familiarity": False}
+    assert mara["sheets"]["pool"]["skills"]["Bluff"]["bonus"] == 0
+    assert Roster(store).all() == [mara]
+    assert json.loads(store.data[CHARACTERS_KEY])["version"] == 1
+
+
+def test_names_are_trimmed_plain_unique_lines(roster, mara):
+    other, _ = roster.create("  Ash  ")
+    assert other["name"] == "Ash" and other["id"] == 2
+    assert [c["name"] for c in roster.all()] == ["Ash", "Mara"]
+    for bad, words in [("", "must not be empty"), ("   ", "must not be empty"),
+                       ("a\nb", "control characters"), ("x" * 61, "at most 60"),
+                       (7, "must be text"), ("MARA", "already called")]:
+        with pytest.raises(FieldError, match=words) as caught:
+            roster.create(bad)
+        assert caught.value.field == "name"
+    assert len(roster.all()) == 2
+
+
+def test_rename_and_delete_persist(roster, store, mara):
+    renamed, warnings = roster.rename(mara["id"], "Mara Voss")
+    assert renamed["name"] == "Mara Voss" and warnings == []
+    assert renamed["sheets"] == mara["sheets"]
+    ash, _ = roster.create("Ash")
+    with pytest.raises(FieldError, match="already called"):
+        roster.rename(ash["id"], "mara voss")
+    with pytest.raises(FieldError, match="no such character"):
+        roster.rename(99, "Nobody")
+    assert [c["name"] for c in Roster(store).all()] == ["Ash", "Mara Voss"]
+    assert roster.delete(ash["id"]) == []
+    assert [c["name"] for c in Roster(store).all()] == ["Mara Voss"]
+    assert roster.get(ash["id"]) is None
+
+
+def test_edits_go_through_the_same_checks(roster, store, mara):
+    richer = edited(mara, luck=7, notes="Owes money.")
+    assert roster.update(richer) == []
+    assert Roster(store).get(mara["id"])["luck"] == 7
+    with pytest.raises(FieldError, match="luck: must be a whole number from 0 to 1000"):
+        edited(mara, luck=-1)
+    with pytest.raises(FieldError, match="id"):
+        edited(mara, id=5)
+    with pytest.raises(FieldError, match="no such character"):
+        roster.update({**mara, "id": 42})
+
+
+def test_swift_reads_and_writes_the_pool_sheet(mara):
+    changed = with_sheet(mara, "swift", {"traits": {"Wits": 9}, "skills": {}})
+    assert changed["sheets"]["pool"] == {"traits": {"Wits": 9}, "skills": {}}
+    assert "swift" not in changed["sheets"]
+
+
+BAD_SHEETS = [
+    ("flip", {"aspects": {"XX": 1}}, "sheets.flip.aspects.XX"),
+    ("flip", {"aspects": {"AI": 51}}, "sheets.flip.aspects.AI"),
+    ("flip", {"aspects": {"AI": True}}, "sheets.flip.aspects.AI"),
+    ("flip", {"skills": {"Basket Weaving": {"rank": 1}}}, "sheets.flip.skills.Basket Weaving"),
+    ("flip", {"skills": {"Knowledge": {"rank": 1}}}, "sheets.flip.skills.Knowledge"),
+    ("flip", {"skills": {"Knowledge:  ": {"rank": 1}}}, "sheets.flip.skills.Knowledge:"),
+    ("flip", {"skills": {"Athletics: Rope": {"rank": 1}}}, "sheets.flip.skills.Athletics: Rope"),
+    ("flip", {"skills": {"Athletics": {"rank": 53}}}, "sheets.flip.skills.Athletics.rank"),
+    ("flip", {"skills": {"Athletics": {"rank": 1, "familiarity": True}}},
+     "sheets.flip.skills.Athletics.familiarity"),
+    ("flip", {"skills": {"Athletics": {"rank": 1, "specialization": 3}}},
+     "sheets.flip.skills.Athletics.specialization"),
+    ("flip", {"skills": ["Athletics"]}, "sheets.flip.skills"),
+    ("pool", {"traits": {"Dexterity": 11}}, "sheets.pool.traits.Dexterity"),
+    ("pool", {"traits": {}, "skills": {"Lockpicking": {"trait": "Dexterity", "score": 7}}},
+     "sheets.pool.skills.Lockpicking.trait"),
+    ("pool", {"traits": {"Dexterity": 5}, "skills": {"Lockpicking": {"trait": "Dexterity"}}},
+     "sheets.pool.skills.Lockpicking.score"),
+    ("fluke", {"stats": {"Strength": 0}}, "sheets.fluke.stats.Strength"),
+    ("fluke", {"skills": {"": 2}}, "sheets.fluke.skills"),
+    ("passages", {"skills": {"Lore": 101}}, "sheets.passages.skills.Lore"),
+    ("passages", [], "sheets.passages"),
+    ("passages", {"skills": {f"Skill {n}": 5 for n in range(101)}}, "sheets.passages.skills"),
+]
+
+
+@pytest.mark.parametrize(("system", "sheet", "field"), BAD_SHEETS)
+def test_a_bad_sheet_names_its_field(mara, system, sheet, field):
+    with pytest.raises(FieldError) as caught:
+        with_sheet(mara, system, sheet)
+    assert caught.value.field == field
+    assert isinstance(caught.value, skillcheck.InvalidRequest)  # shown like any field error
+
+
+def test_every_aspect_of_the_seed_is_accepted(mara):
+    sheet = {"aspects": {abbreviation: n for n, abbreviation in enumerate(ASPECTS)}}
+    assert list(with_sheet(mara, "flip", sheet)["sheets"]["flip"]["aspects"]) == list(ASPECTS)
+
+
+# ---- filling the form ----------------------------------------------------------------------------
+
+
+def test_pickable_lists_skills_then_aspects_or_stats(mara):
+    assert pickable(mara, "flip") == ["Athletics", "Knowledge: History", "Dueling", "Stealth",
+                                      "AI", "HS", "SS"]
+    assert pickable(mara, "fluke") == ["Sneak", "Intelligence"]
+    assert pickable(mara, "swift") == ["Lockpicking", "Bluff"]
+    assert pickable(read_character({"id": 1, "name": "New"}), "flip") == []
+
+
+FILLS = [
+    ("flip", "Athletics", {"rank": 2, "aspect": 2, "advanced": False, "familiarity": False,
+                           "specialization": False}),
+    ("flip", "Knowledge: History", {"rank": 0, "aspect": 3, "advanced": True,
+                                    "familiarity": True, "specialization": False}),
+    ("flip", "Dueling", {"rank": 1, "aspect": -1, "advanced": True, "familiarity": False,
+                         "specialization": False}),
+    ("flip", "AI", {"mode": "aspect", "aspect": 3}),
+    ("pool", "Lockpicking", {"trait": 5, "skill": 7, "bonus": 1, "luck": 3}),
+    ("swift", "Bluff", {"trait": 3, "skill": 4, "bonus": 0, "luck": 3}),
+    ("fluke", "Sneak", {"dice_count": 4}),
+    ("fluke", "Intelligence", {"dice_count": 2}),
+    ("passages", "Lockpicking", {"base": 26}),
+]
+DIFFICULTY = {"flip": {"dtn": 12}, "pool": {"dr": 2}, "swift": {}, "fluke": {}, "passages": {}}
+
+
+@pytest.mark.parametrize(("system", "name", "fields"), FILLS)
+def test_fill_gives_the_request_fields_and_the_gm_adds_the_rest(mara, system, name, fields):
+    assert fill(mara, system, name) == fields
+    result = skillcheck.resolve({"system": system, **fields, **DIFFICULTY[system], "seed": 5})
+    assert result["system"] == system
+
+
+def test_fill_leaves_out_an_aspect_the_sheet_has_not_set(mara):
+    sheet = {"skills": {"Persuasion": {"rank": 2}}}
+    assert "aspect" not in fill(with_sheet(mara, "flip", sheet), "flip", "Persuasion")
+
+
+def test_fill_offers_all_luck_up_to_the_contract_limit(mara):
+    assert fill(edited(mara, luck=250), "pool", "Bluff")["luck"] == 100
+
+
+def test_fill_refuses_what_is_not_on_the_sheet(mara):
+    with pytest.raises(FieldError, match="Sneak is not on Mara's sheet for flip") as caught:
+        fill(mara, "flip", "Sneak")
+    assert caught.value.field == "skill"
+    with pytest.raises(FieldError):
+        fill(read_character({"id": 2, "name": "Blank"}), "passages", "Lockpicking")
+
+
+# ---- Luck and XP ---------------------------------------------------------------------------------
+
+
+def test_limits_are_the_stock(mara):
+    assert limits(mara, "pool") == {"luck": 3} and limits(mara, "swift") == {"luck": 3}
+    assert limits(mara, "fluke") == {"insurance": 4}  # 9 XP at 2 XP a point
+    assert limits(edited(mara, xp=1000), "fluke") == {"insurance": 20}
+    assert limits(mara, "flip") == {} and limits(mara, "passages") == {}
+
+
+def test_spend_problem_refuses_before_rolling(mara):
+    assert spend_problem(mara, {"system": "pool", "luck": 3}) is None
+    assert spend_problem(mara, {"system": "pool", "luck": 4}) == (
+        "Mara has 3 Luck points: luck can be at most 3.")
+    assert spend_problem(mara, {"system": "fluke", "insurance": 4}) is None
+    assert spend_problem(mara, {"system": "fluke", "insurance": 5}) == (
+        "Mara has 9 XP: insurance can be at most 4 (2 XP a point).")
+    assert spend_problem(mara, {"system": "pool", "luck": "lots"}) is None  # the engine says so
+    assert spend_problem(mara, {"system": "flip", "rank": 2}) is None
+
+
+def pool_spending(luck_used: int) -> dict:
+    return {"system": "pool", "outcome": "barely", "success": True, "luck_used": luck_used,
+            "request": {"system": "pool", "trait": 3, "skill": 5, "dr": 3, "luck": luck_used,
+                        "dice": [6, 7, 2]}}
+
+
+def test_a_check_that_spends_luck_takes_it_and_says_so(mara):
+    result = skillcheck.resolve({"system": "pool", "trait": 3, "skill": 5, "dr": 3, "luck": 3,
+                                 "dice": [6, 7, 2]})
+    assert result["luck_used"] == 3
+    after, spend = apply_result(mara, result)
+    assert after["luck"] == 0 and mara["luck"] == 3
+    assert spend == {"character": 1, "name": "Mara", "system": "pool", "resource": "luck",
+                     "amount": 3, "before": 3, "after": 0,
+                     "text": "Mara spent 3 Luck points (3 → 0)."}
+    assert after["last_spend"] == {"system": "pool", "amount": 3}
+
+
+def test_fluke_insurance_spends_xp_whether_needed_or_not(mara):
+    result = skillcheck.resolve({"system": "fluke", "dice_count": 3, "insurance": 2,
+                                 "dice": [6, 4, 5]})
+    after, spend = apply_result(mara, result)
+    assert (after["xp"], spend["resource"], spend["amount"]) == (5, "xp", 4)
+
+
+def test_nothing_spent_means_no_record(mara):
+    result = skillcheck.resolve({"system": "passages", "base": 40, "seed": 1})
+    assert apply_result(mara, result) == (mara, None)
+    assert apply_result(mara, pool_spending(0)) == (mara, None)
+
+
+def test_overspending_is_refused(mara):
+    with pytest.raises(SpendError, match="Mara has only 3 Luck points; this check would spend 4"):
+        apply_result(mara, pool_spending(4))
+
+
+def test_undo_gives_back_the_last_spend_once(mara):
+    spent, _ = apply_result(mara, pool_spending(2))
+    back, undo = undo_spend(spent)
+    assert back["luck"] == 3 and back["last_spend"] is None
+    assert (undo["before"], undo["after"], undo["amount"]) == (1, 3, 2)
+    assert undo["text"] == "Undone: Mara got 2 Luck points back (1 → 3)."
+    with pytest.raises(SpendError, match="no spend to undo"):
+        undo_spend(back)
+
+
+def test_undo_survives_a_reload_and_every_spend_is_logged(store, roster, mara):
+    log = RollLog(store)
+    result = skillcheck.resolve({"system": "pool", "trait": 3, "skill": 5, "dr": 3, "luck": 3,
+                                 "dice": [6, 7, 2]})
+    assert spend_problem(mara, result["request"]) is None
+    check, _ = log.record_check(result)
+    after, spend = apply_result(mara, result)
+    roster.update(after)
+    spent, _ = log.record_spend(spend, check["id"])
+    reloaded = Roster(store).get(mara["id"])
+    assert reloaded["luck"] == 0
+    back, undo = undo_spend(reloaded)
+    roster.update(back)
+    undone, _ = log.record_undo(undo)
+    assert undone["undoes"] == spent["id"] and spent["check"] == check["id"]
+    assert [e["kind"] for e in RollLog(store).entries()] == ["undo", "spend", "check"]
+    assert Roster(store).get(mara["id"])["luck"] == 3
+
+
+# ---- storage faults ------------------------------------------------------------------------------
+
+
+def test_bad_characters_are_left_out_and_the_rest_kept(store, roster, mara):
+    roster.create("Ash")
+    document = json.loads(store.data[CHARACTERS_KEY])
+    document["characters"][1]["luck"] = "plenty"
+    raw = store.data[CHARACTERS_KEY] = json.dumps(document)
+    again = Roster(store)
+    assert [c["name"] for c in again.all()] == ["Mara"]
+    assert "1 unreadable item" in again.warnings[0]
+    assert [v for k, v in store.data.items() if ".corrupt-" in k] == [raw]
+    assert Roster(store).warnings == []
+
+
+@pytest.mark.parametrize("raw", ["<html>", "null", '{"version": 1, "kind": "skillcheck.log"}',
+                                 '{"version": 1, "kind": "skillcheck.characters", '
+                                 '"characters": {}, "next_id": 1}'])
+def test_unreadable_characters_are_backed_up_and_the_app_starts(raw):
+    store = MemoryStorage({CHARACTERS_KEY: raw})
+    roster = Roster(store)
+    assert roster.all() == [] and "could not be read" in roster.warnings[0]
+    assert raw in store.data.values()
+    roster.create("Fresh")
+    assert [c["name"] for c in Roster(store).all()] == ["Fresh"]
+
+
+def test_duplicate_names_or_ids_in_storage_keep_the_first(store, roster, mara):
+    document = json.loads(store.data[CHARACTERS_KEY])
+    document["characters"] += [{**mara, "id": 1, "name": "Other"}, {**mara, "name": "mara"}]
+    document["next_id"] = 5
+    store.data[CHARACTERS_KEY] = json.dumps(document)
+    again = Roster(store)
+    assert [c["id"] for c in again.all()] == [1] and "2 unreadable items" in again.warnings[0]
+
+
+def test_a_full_storage_keeps_characters_for_the_session(mara):
+    store = MemoryStorage(limit=2000, error=QuotaExceededError)
+    roster = Roster(store)
+    character, warnings = roster.create("Mara", sheets={"flip": FLIP, "pool": POOL})
+    assert warnings == []
+    ash, warnings = roster.create("Ash", notes="x" * 1500)
+    assert "browser storage is full" in warnings[0] and roster.unsaved
+    assert [c["name"] for c in roster.all()] == ["Ash", "Mara"]
+    assert [c["name"] for c in Roster(MemoryStorage(dict(store.data))).all()] == ["Mara"]
