@@ -9,7 +9,6 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-
 import skillcheck
 from app import forms, render, report
 
@@ -25,7 +24,8 @@ INDEX = (ROOT / "index.html").read_text(encoding="utf-8")
     ("checkbox", True, True), ("checkbox", False, False),
     ("flag", "Climbing", True), ("flag", "", False),
     ("select-one", "hard", "hard"), ("select-one", "", None),
-    ("list", "7h, 10s QD", ["7H", "10S", "QD"]), ("list", "3 9,10", [3, 9, 10]), ("list", " ", None),
+    ("list", "7h, 10s QD", ["7H", "10S", "QD"]), ("list", "3 9,10", [3, 9, 10]),
+    ("list", " ", None),
 ])
 def test_each_kind_of_control_becomes_json(kind, raw, value):
     assert forms.value_of(kind, raw) == value
@@ -54,6 +54,26 @@ def test_an_empty_number_is_left_out_so_the_engine_says_it_is_needed():
                                                 ("dr", "number", "2")])
     with pytest.raises(skillcheck.InvalidRequest, match="^trait: is needed"):
         skillcheck.odds(request)
+
+
+def test_a_field_of_a_request_is_set_or_taken_out_by_its_path_leaving_the_original():
+    request = {"system": "flip", "primary": {"cards": ["2S"]}, "secondaries": [{"rank": 1}]}
+    assert forms.with_value(request, "secondaries.0.keep", 1)["secondaries"] == [
+        {"rank": 1, "keep": 1}]
+    assert forms.with_value(request, "keep", 0)["keep"] == 0
+    assert forms.without(request, "primary.cards") == {
+        "system": "flip", "primary": {}, "secondaries": [{"rank": 1}]}
+    assert forms.without(request, "opponent.cards") is None
+    assert forms.without(request, "secondaries.4.cards") is None
+    assert request == {"system": "flip", "primary": {"cards": ["2S"]},
+                       "secondaries": [{"rank": 1}]}
+
+
+@pytest.mark.parametrize(("field", "title"), [
+    ("primary.cards", "Primary"), ("secondaries.1.cards", "Helper 2"), ("initiator", "Initiator"),
+])
+def test_sides_are_named_as_the_page_names_them(field, title):
+    assert report.side_title(field) == title
 
 
 @pytest.mark.parametrize(("text", "sep", "moved"), [
@@ -313,9 +333,11 @@ def test_every_field_the_engine_describes_has_a_labelled_control(page, system):
             assert control["label"].strip(), f"{where} has no label"
             if spec["kind"] == "whole":
                 assert control["type"] == "number", where
-                assert (int(control["min"]), int(control["max"])) == (spec["min"], spec["max"]), where
+                limits = (int(control["min"]), int(control["max"]))
+                assert limits == (spec["min"], spec["max"]), where
             elif spec["kind"] == "flag":
-                assert control.get("type") == "checkbox" or control.get("data-kind") == "flag", where
+                is_box = control.get("type") == "checkbox"
+                assert is_box or control.get("data-kind") == "flag", where
             elif spec["kind"] == "choice" and "data-skill-picker" not in control:
                 offered = [o.get("value") for o in control["options"]] or [control.get("value")]
                 assert set(filter(None, offered)) <= set(spec["options"]), where

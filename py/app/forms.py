@@ -8,6 +8,7 @@ engine names in its InvalidRequest messages.
 
 from __future__ import annotations
 
+import copy
 import re
 from urllib.parse import parse_qs
 
@@ -68,6 +69,34 @@ def _lists(tree):
     if fixed and all(INDEX.fullmatch(key) for key in fixed):
         return [fixed[key] for key in sorted(fixed, key=int)]
     return fixed
+
+
+def with_value(request: dict, field: str, value) -> dict:
+    """A copy of `request` with the dotted `field` ("secondaries.0.keep") set to `value`."""
+    changed = copy.deepcopy(request)
+    *parents, last = field.split(".")
+    _at(changed, parents)[last] = value
+    return changed
+
+
+def without(request: dict, field: str) -> dict | None:
+    """A copy of `request` with the dotted `field` taken out, or None if it holds no such field."""
+    changed = copy.deepcopy(request)
+    *parents, last = field.split(".")
+    try:
+        holder = _at(changed, parents)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return None
+    if not isinstance(holder, dict) or last not in holder:
+        return None
+    del holder[last]
+    return changed
+
+
+def _at(tree, keys: list[str]):
+    for key in keys:
+        tree = tree[int(key)] if isinstance(tree, list) else tree[key]
+    return tree
 
 
 def renumbered(text: str, group: str, index: int, sep: str = ".") -> str:

@@ -9,7 +9,6 @@ console), so no traceback ever reaches the page.
 from __future__ import annotations
 
 import asyncio
-import copy
 import functools
 import random
 import traceback
@@ -92,17 +91,29 @@ def odds_soon() -> None:
 # flip or roll, and choosing another card
 # ---------------------------------------------------------------------------------------------
 
-def perform(request: dict, animate: bool) -> None:
+def perform(request: dict, animate: bool, refit: bool = False) -> None:
+    """Resolve and show `request`. With `refit` (another card chosen), a side whose card count
+    that choice changed — a helper's success gives the primary a card — flips afresh."""
     form = page.active_form()
     page.clear_errors(form)
     trouble("")
-    try:
-        result = skillcheck.resolve(request, state["rng"])
-    except InvalidRequest as error:
-        trouble(explain_invalid(form, error))
-        return
+    notes = []
+    while True:
+        try:
+            result = skillcheck.resolve(request, state["rng"])
+            break
+        except InvalidRequest as error:
+            fresh = forms.without(request, error.field) if (
+                refit and error.field.endswith(".cards")) else None
+            if fresh is None:
+                trouble(explain_invalid(form, error))
+                return
+            side = report.side_title(error.field)
+            notes.append(f"{side}: that choice changes how many cards are flipped here, so "
+                         "these were flipped again.")
+            request = fresh
     state["result"] = result
-    web.page["result"].innerHTML = report.result_html(result, animate=animate)
+    web.page["result"].innerHTML = report.result_html(result, animate=animate, notes=notes)
     if animate:
         panel = web.page["result"]._dom_element
         panel.scrollIntoView(block="nearest",
@@ -123,13 +134,9 @@ def on_choose_card(event) -> None:
     button = event.target.closest("[data-keep]")
     if is_none(button) or state["result"] is None:
         return
-    request = copy.deepcopy(state["result"]["request"])
-    *parents, last = button.getAttribute("data-keep-path").split(".")
-    target = request
-    for key in parents:
-        target = target[int(key)] if isinstance(target, list) else target[key]
-    target[last] = int(button.getAttribute("data-keep"))
-    perform(request, animate=False)
+    request = forms.with_value(state["result"]["request"], button.getAttribute("data-keep-path"),
+                               int(button.getAttribute("data-keep")))
+    perform(request, animate=False, refit=True)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -84,10 +84,19 @@ def label_of(form, field: str) -> str:
 
 
 def clear_errors(form) -> None:
-    for message in form.find(".field-error"):
-        message._dom_element.remove()
     for control in form.find('[aria-invalid="true"]'):
         control.removeAttribute("aria-invalid")
+        _describe(control, [f"{control.id}-error"], [])
+    for message in form.find(".field-error"):
+        message._dom_element.remove()
+
+
+def _describe(control, drop: list[str], add: list[str]) -> None:
+    """Change which elements describe `control` (its hint stays; an error message comes first)."""
+    ids = [i for i in (control.getAttribute("aria-describedby") or "").split() if i not in drop]
+    if ids or add:
+        control.setAttribute("aria-describedby", " ".join([*add, *ids]))
+    else:
         control.removeAttribute("aria-describedby")
 
 
@@ -104,7 +113,7 @@ def show_error(form, field: str, reason: str) -> bool:
     message.textContent = sentence_case(reason)
     control.closest(".field").appendChild(message._dom_element)
     control.setAttribute("aria-invalid", "true")
-    control.setAttribute("aria-describedby", message_id)
+    _describe(control, [message_id], [message_id])
     return True
 
 
@@ -194,6 +203,10 @@ def renumber(group: str) -> None:
             tagged.id = forms.renumbered(tagged.id, group, i, "-")
         for label in item.find("label[for]"):
             label.htmlFor = forms.renumbered(label.htmlFor, group, i, "-")
+        for described in item.find("[aria-describedby]"):
+            described.setAttribute("aria-describedby", " ".join(
+                forms.renumbered(ref, group, i, "-")
+                for ref in described.getAttribute("aria-describedby").split()))
         for number in item.find(".repeat-number"):
             number.textContent = str(i + 1)
     adder = web.page.find(f'[data-add-item="{group}"]')

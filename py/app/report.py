@@ -52,13 +52,22 @@ def percent(p: Fraction) -> str:
 # results
 # ---------------------------------------------------------------------------------------------
 
-def result_html(result: dict, animate: bool = True) -> str:
+def result_html(result: dict, animate: bool = True, notes: tuple[str, ...] = ()) -> str:
     """The whole result: headline, what was drawn, the deciding numbers, the explanation."""
     moving = " animate" if animate else ""
+    said = "".join(f'<p class="note">{escape(note)}</p>' for note in notes)
     return (f'<article class="outcome {tone(result.get("success"))}{moving}" '
             f'data-outcome="{escape(str(result.get("outcome")))}">'
-            f"{headline(result)}{drawn(result)}{facts_html(result)}"
+            f"{headline(result)}{said}{drawn(result)}{facts_html(result)}"
             f"{explain_html(result.get('explain', []))}</article>")
+
+
+def side_title(field: str) -> str:
+    """The side a dotted path is on, as the page names it: "secondaries.1.cards" → "Helper 2"."""
+    key, _, rest = field.partition(".")
+    title = SIDE_TITLES.get(key, sentence_case(key))
+    index = rest.split(".", 1)[0]
+    return f"{title} {int(index) + 1}" if index.isdigit() else title
 
 
 def headline(result: dict) -> str:
@@ -99,11 +108,10 @@ def drawn(result: dict) -> str:
     sides = []
     for key, value in result.items():
         if isinstance(value, dict) and "cards" in value:
-            sides.append(side_html(SIDE_TITLES.get(key, sentence_case(key)), value, f"{key}.keep"))
+            sides.append(side_html(side_title(key), value, f"{key}.keep"))
         elif isinstance(value, list) and value and all(
                 isinstance(item, dict) and "cards" in item for item in value):
-            title = SIDE_TITLES.get(key, sentence_case(key))
-            sides.extend(side_html(f"{title} {i + 1}", item, f"{key}.{i}.keep")
+            sides.extend(side_html(side_title(f"{key}.{i}"), item, f"{key}.{i}.keep")
                          for i, item in enumerate(value))
     if sides:
         return f'<div class="sides">{"".join(sides)}</div>'
