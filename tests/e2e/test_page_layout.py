@@ -1,0 +1,120 @@
+"""How the page sits on a phone and a desktop: fillable before Python, touch targets, columns,
+light and dark with good contrast (axe-core's WCAG 2 AA rules), and motion only when welcome."""
+
+from __future__ import annotations
+
+import pytest
+import skillcheck
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+from test_page import FORM_IDS, fill, open_form
+
+MIN_TARGET = 44  # px: the page's promise for anything a thumb presses
+WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
+
+
+def test_the_form_can_be_filled_while_python_loads(fresh_context, app_url):
+    page = fresh_context.new_page()
+    page.goto(app_url + "#system=flip", wait_until="commit")
+    rank = page.locator("#flip-unopposed-rank")
+    rank.wait_for(state="visible")
+    if page.locator("html[data-ready='true']").count():
+        pytest.fail("Python was ready before the test could look: boot is not observable here")
+    expect(page.locator("#roll")).to_be_disabled()
+    expect(page.locator("#roll")).to_have_text("Loading…")
+    rank.fill("4")
+    page.locator("html[data-ready='true']").wait_for(state="attached", timeout=60_000)
+    expect(page.get_by_role("button", name="Flip", exact=True)).to_be_enabled()
+    expect(rank).to_have_value("4")  # booting kept what the player typed
+    odds = skillcheck.odds({"system": "flip", "rank": 4, "aspect": 3, "difficulty": "average"})
+    expect(page.locator("#odds .odds-success")).to_have_attribute("data-fraction", odds["success"])
+
+
+def visible_targets(page: Page, form_id: str) -> list[dict]:
+    """Box of every visible control a thumb aims at: in the pickers, the shown form, the button,
+    the result's card choices. A tick box counts by its whole labelled row."""
+    return page.evaluate(
+        """formId => {
+            const seen = [...document.querySelectorAll(
+                `.picker .chip, .modes .segment, #${formId} input:not([type=checkbox]),
+                 #${formId} select, #${formId} button, #${formId} summary,
+                 #${formId} .field.check label, #roll, #result .keep-this`)];
+            return seen.filter(el => el.getClientRects().length && getComputedStyle(el).visibility
+                               !== 'hidden')
+                       .map(el => { const r = el.getBoundingClientRect();
+                                    return {what: el.outerHTML.slice(0, 90), w: r.width,
+                                            h: r.height}; });
+        }""", form_id)
+
+
+@pytest.mark.parametrize(("system", "mode"), list(FORM_IDS), ids=lambda v: str(v))
+def test_on_a_phone_every_target_is_big_enough_and_nothing_scrolls_sideways(booted, system,
+                                                                            mode):
+    form = open_form(booted, system, mode)
+    for details in form.locator("details").all():
+        details.evaluate("d => d.open = true")
+    booted.locator("#roll").click()
+    booted.locator("#result .outcome").wait_for()
+    small = [t for t in visible_targets(booted, FORM_IDS[system, mode])
+             if t["w"] < MIN_TARGET or t["h"] < MIN_TARGET]
+    assert not small, small
+    width = booted.evaluate("document.documentElement.scrollWidth")
+    assert width <= booted.viewport_size["width"]
+
+
+def test_on_a_desktop_the_form_and_the_result_stand_side_by_side(desktop, app_url):
+    desktop.goto(app_url + "#system=flip&mode=opposed")
+    desktop.locator("html[data-ready='true']").wait_for(state="attached", timeout=60_000)
+    desktop.get_by_role("button", name="Flip", exact=True).click()
+    boxes = desktop.evaluate("""() => Object.fromEntries(["#check", ".result-panel", ".odds-panel"]
+        .map(s => [s, document.querySelector(s).getBoundingClientRect().toJSON()]))""")
+    form, result, odds = boxes["#check"], boxes[".result-panel"], boxes[".odds-panel"]
+    assert result["x"] >= form["x"] + form["width"]
+    assert result["y"] == form["y"]
+    assert odds["x"] == result["x"] and odds["y"] > result["y"] + result["height"]
+
+
+# Each form after a roll, with one field made wrong so an error message is on show too.
+AXE_FORMS = [("flip", "team", "Primary", "Rank"), ("pool", None, None, "Skill"),
+             ("fluke", None, None, "Dice to roll"), ("passages", None, None, "Base")]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_light_and_dark_pass_the_wcag_aa_checks(booted, scheme):
+    booted.emulate_media(color_scheme=scheme)
+    try:
+        for system, mode, group, label in AXE_FORMS:
+            form = open_form(booted, system, mode)
+            booted.locator("#roll").click()
+            booted.locator("#result .outcome").wait_for()
+            booted.wait_for_timeout(700)  # let the flip and tumble finish before colours count
+            fill(form.get_by_role("group", name=group) if group else form, label, 999)
+            booted.locator("#odds .problem").wait_for()
+            found = Axe().run(booted, options=WCAG_AA)
+            assert found.violations_count == 0, found.generate_report()
+    finally:
+        booted.emulate_media(color_scheme="light")
+
+
+def test_dark_follows_the_system(booted):
+    booted.emulate_media(color_scheme="dark")
+    try:
+        background = booted.evaluate("getComputedStyle(document.body).backgroundColor")
+        channels = [int(c) for c in background[background.index("(") + 1:-1].split(",")[:3]]
+        assert max(channels) < 60, background
+    finally:
+        booted.emulate_media(color_scheme="light")
+
+
+def test_cards_turn_over_unless_the_player_asks_for_less_motion(booted):
+    open_form(booted, "flip", "unopposed")
+    animation = ("() => getComputedStyle(document.querySelector('#result .card-inner'))"
+                 ".animationName")
+    booted.locator("#roll").click()
+    assert booted.evaluate(animation) == "turn-over"
+    booted.emulate_media(reduced_motion="reduce")
+    try:
+        booted.locator("#roll").click()
+        assert booted.evaluate(animation) == "none"
+    finally:
+        booted.emulate_media(reduced_motion="no-preference")
