@@ -1,0 +1,513 @@
+"""Start-up and interaction timings of Skill Check against a bare PyScript page on the same runtime.
+
+    python3 benchmarks/startup.py [--runs N] [--dist DIR] [--no-experiments] [--record]
+
+Builds the app (build.py, with its snapshot) and a bare page (one <script type="py"> that marks
+itself ready) from the same vendored runtime, then measures both in Debian's Chromium, A and B
+alternating in every round, nothing outside 127.0.0.1 resolvable and no request routing (routing
+turns off the HTTP cache):
+
+  paint     first frame with the app's whole form laid out, and the first contentful paint
+  cold      html[data-ready] in a new context: empty cache, no service worker
+  warm      the same after a reload in a persistent profile (HTTP cache and service worker)
+  offline   the app reloaded with the network off (service worker only)
+  click     roll button → result in the DOM → next frame, for each system, on a booted page
+  odds      input change → odds in the DOM, with the longest frame gap meanwhile
+  transfer  bytes of a first visit (service worker precache included), as sent and as gzip
+
+Experiments (variants of the same two pages, cold): main thread vs worker, a snapshot for the bare
+page, modulepreload/preload hints, precompressed runtime files, the app without its snapshot and
+with its Python sources as one archive. Prints medians with min–max and ratios against the bare
+page; --record writes them into docs/performance.md. Takes about 5 minutes with --runs 5.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from contextlib import ExitStack
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402
+from tests.e2e.conftest import CHROMIUM_ARGS  # noqa: E402  (the tests' browser, exactly)
+from tools.snapshot import preload  # noqa: E402
+
+OUT = ROOT / "benchmarks" / "out"
+DOC = ROOT / "docs" / "performance.md"
+SYSTEMS = ("flip", "pool", "swift", "fluke", "passages")
+TIMEOUT_MS = 90_000
+
+BARE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>bare</title><link rel="icon" href="data:,">
+{head}<link rel="stylesheet" href="static/vendor/pyscript/core.css">
+<script type="module" src="static/vendor/pyscript/core.js"></script></head>
+<body><p>Bare PyScript page.</p>
+<script type="py" {attributes}config='{config}'>
+from pyscript import document
+document.documentElement.dataset.ready = "true"
+</script></body></html>
+"""
+HINTS = """<link rel="modulepreload" href="static/vendor/pyodide/pyodide.mjs">
+<link rel="modulepreload" href="static/vendor/pyodide/pyodide.asm.mjs">
+<link rel="preload" href="static/vendor/pyodide/pyodide.asm.wasm" as="fetch" crossorigin>
+<link rel="preload" href="static/vendor/pyodide/python_stdlib.zip" as="fetch" crossorigin>
+<link rel="preload" href="static/vendor/pyodide/pyodide-lock.json" as="fetch" crossorigin>
+"""
+IMPORTS = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>imports</title><link rel="icon" href="data:,">
+<script type="module" src="static/vendor/pyscript/core.js"></script></head><body>
+<script type="py" config="pyscript.json">
+import json, time
+from pyscript import document
+took = {{}}
+for name in {names}:
+    start = time.perf_counter()
+    __import__(name)
+    took[name] = (time.perf_counter() - start) * 1000
+document.documentElement.dataset.imports = json.dumps(took)
+document.documentElement.dataset.ready = "true"
+</script></body></html>
+"""
+RUNTIME = {"interpreter": "static/vendor/pyodide/pyodide.mjs"}
+SNAPSHOT = {"interpreter": build.SNAPSHOT_LOADER}
+
+# In every page: when data-ready appears, and the first frame with the whole form laid out.
+MARKS = """
+(() => {
+  const marks = (window.startupMarks = { ready: null, form: null });
+  new MutationObserver(() => {
+    const ready = document.documentElement?.dataset.ready === "true";
+    if (marks.ready === null && ready) marks.ready = performance.now();
+  }).observe(document, { attributes: true, attributeFilter: ["data-ready"], subtree: true });
+  const formDone = () => {
+    const form = document.querySelector("form#check");
+    return form && form.nextElementSibling && form.getBoundingClientRect().height > 0;
+  };
+  requestAnimationFrame(function frame(time) {
+    if (formDone()) marks.form = time;
+    else if (!document.querySelector("form#check") && document.readyState === "complete") return;
+    else requestAnimationFrame(frame);
+  });
+})();
+"""
+CONTROLLED = "navigator.serviceWorker.controller !== null"
+MARKS_READY = "window.startupMarks && window.startupMarks.ready !== null"
+READ_MARKS = """() => ({
+  ...window.startupMarks,
+  fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
+})"""
+
+# A roll on a booted app: click, the result's last change, the frame after it.
+CLICK = """async (system) => {
+  const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  document.querySelector(`#pick-${system}`).click();
+  for (let i = 0; i < 3; i++) await frame();
+  const result = document.querySelector("#result");
+  let last = null;
+  const watch = new MutationObserver(() => { last = performance.now(); });
+  watch.observe(result, { childList: true, subtree: true, characterData: true });
+  const start = performance.now();
+  document.querySelector("#roll").click();
+  const limit = start + 5000;
+  while (last === null && performance.now() < limit) await frame();
+  await frame();
+  const painted = performance.now();
+  watch.disconnect();
+  return last === null ? null : { dom: last - start, frame: painted - start };
+}"""
+
+# An input change on a booted app: when the odds change, and the frames meanwhile.
+ODDS = """async (system) => {
+  const frame = () => new Promise((done) => requestAnimationFrame(done));
+  document.querySelector(`#pick-${system}`).click();
+  for (let i = 0; i < 3; i++) await frame();
+  const inputs = document.querySelectorAll(`.sysform[data-system="${system}"] input[type=number]`);
+  const input = [...inputs].find((element) => element.offsetParent !== null && !element.disabled);
+  const odds = document.querySelector("#odds");
+  const frames = [];
+  let running = true;
+  requestAnimationFrame(function tick(time) {
+    frames.push(time);
+    if (running) requestAnimationFrame(tick);
+  });
+  await frame(); await frame();
+  let last = null;
+  const watch = new MutationObserver(() => { last = performance.now(); });
+  watch.observe(odds, { childList: true, subtree: true, characterData: true, attributes: true });
+  const start = performance.now();
+  input.value = String(Number(input.value) + 1);
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+  input.dispatchEvent(new Event("change", { bubbles: true }));
+  const blocked = performance.now() - start;
+  const limit = start + 3000;
+  while (last === null && performance.now() < limit) await frame();
+  for (let i = 0; i < 4; i++) await frame();
+  running = false;
+  watch.disconnect();
+  const around = frames.filter((time) => time >= start - 20);
+  const gaps = around.slice(1).map((time, i) => time - around[i]);
+  return last === null ? null : { dom: last - start, blocked, gap: Math.max(...gaps),
+                                   frame: gaps.sort((a, b) => a - b)[gaps.length >> 1] };
+}"""
+
+
+# --- the sites ---------------------------------------------------------------------------------
+
+def bare_page(config: dict, head: str = "", worker: bool = False) -> str:
+    return BARE.format(head=head, attributes="worker " if worker else "",
+                       config=json.dumps(config))
+
+
+def make_sites(dist: Path | None) -> dict[str, Path]:
+    """The app, its variants and the bare pages, under benchmarks/out/."""
+    shutil.rmtree(OUT / "sites", ignore_errors=True)
+    app = OUT / "sites" / "app"
+    if dist:
+        shutil.copytree(dist, app)
+    else:
+        build.vendor()
+        build.build(out=app)
+    if not (app / "static" / "snapshot" / "snapshot.json").is_file():
+        raise SystemExit("startup.py: the build made no snapshot (see build.py's message)")
+    bare = OUT / "sites" / "bare"
+    shutil.copytree(app / "static" / "vendor", bare / "static" / "vendor")
+    for folder in ("js", "snapshot"):  # for the bare page booting from a snapshot
+        shutil.copytree(app / "static" / folder, bare / "static" / folder)
+    pages = {"index.html": bare_page(RUNTIME), "worker.html": bare_page(RUNTIME, worker=True),
+             "hints.html": bare_page(RUNTIME, head=HINTS), "snapshot.html": bare_page(SNAPSHOT)}
+    for name, html in pages.items():
+        (bare / name).write_text(html, encoding="utf-8")
+    for path in (bare / "static" / "vendor").rglob("*"):  # for the precompressed server
+        if path.is_file():
+            path.with_name(path.name + ".gz").write_bytes(gzip.compress(path.read_bytes(), 9))
+    return {"app": app, "bare": bare, "app-nosnap": app_variant(app, "app-nosnap", unsnapshotted),
+            "app-zip": app_variant(app, "app-zip", sources_as_zip)}
+
+
+def app_variant(app: Path, name: str, edit) -> Path:
+    """A copy of the app whose pyscript.json `edit` changed, with its service worker rebuilt."""
+    site = Path(shutil.copytree(app, OUT / "sites" / name, ignore=shutil.ignore_patterns("sw.js")))
+    config = json.loads((site / "pyscript.json").read_text(encoding="utf-8"))
+    edit(site, config)
+    (site / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
+    build.write_service_worker(site, (ROOT / build.SW_TEMPLATE).read_text(encoding="utf-8"))
+    return site
+
+
+def unsnapshotted(site: Path, config: dict) -> None:
+    """Boot the normal way, and a page that times the import of each app module (no snapshot)."""
+    config.update(RUNTIME)
+    names = [preload.module_name(target) for target in config["files"].values()]
+    names = [name for name in names if name and not name.endswith(("__main__", "app.main"))]
+    (site / "imports.html").write_text(IMPORTS.format(names=names), encoding="utf-8")
+
+
+def sources_as_zip(site: Path, config: dict) -> None:
+    with zipfile.ZipFile(site / "static" / "py.zip", "w", zipfile.ZIP_DEFLATED) as archive:
+        for source, target in config["files"].items():
+            archive.write(site / source, target)
+    config["files"] = {"static/py.zip": "./*"}
+
+
+class Isolated(build.Handler):
+    """Adds the headers a worker needs for DOM access (SharedArrayBuffer)."""
+
+    def end_headers(self) -> None:
+        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        super().end_headers()
+
+
+class Precompressed(build.Handler):
+    """Serves FILE.gz with Content-Encoding: gzip where it exists, as a tuned static host would."""
+
+    def send_head(self):
+        path = Path(self.translate_path(urlsplit(self.path).path))
+        packed = path.with_name(path.name + ".gz")
+        if not packed.is_file() or "gzip" not in self.headers.get("Accept-Encoding", ""):
+            return super().send_head()
+        body = open(packed, "rb")  # noqa: SIM115 - the base class's copyfile closes it
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(packed.stat().st_size))
+        self.end_headers()
+        return body
+
+
+def serve(stack: ExitStack, root: Path, handler: type = build.Handler) -> str:
+    server = build.Server(root)
+    server.RequestHandlerClass = handler
+    stack.callback(server.close)
+    return server.start().url
+
+
+# --- measuring ---------------------------------------------------------------------------------
+
+def launch_args() -> dict:
+    chromium = build.find_chromium()
+    if chromium is None:
+        raise SystemExit("startup.py: no Chromium (apt-get install chromium, or set CHROMIUM_PATH)")
+    return {"executable_path": chromium, "args": CHROMIUM_ARGS, "headless": True}
+
+
+def boot(page: Page, url: str | None = None) -> dict:
+    """Open url (or reload) and wait for data-ready; the page's own marks, in ms from navigation."""
+    if url is None:
+        page.reload(wait_until="commit")
+    else:
+        page.goto(url, wait_until="commit")
+    page.wait_for_function(MARKS_READY, timeout=TIMEOUT_MS, polling=50)
+    return page.evaluate(READ_MARKS)
+
+
+def cold(browser: Browser, url: str) -> dict:
+    context = browser.new_context()
+    context.add_init_script(MARKS)
+    try:
+        return boot(context.new_page(), url)
+    finally:
+        context.close()
+
+
+def imports(browser: Browser, url: str) -> dict[str, float]:
+    """ms to import each app module on a cold interpreter, in the order the page imports them."""
+    context = browser.new_context()
+    context.add_init_script(MARKS)
+    try:
+        page = context.new_page()
+        boot(page, url)
+        return json.loads(page.evaluate("document.documentElement.dataset.imports"))
+    finally:
+        context.close()
+
+
+def persistent(stack: ExitStack, playwright, url: str, worker: bool) -> Page:
+    """A page in a profile of its own, booted once (and controlled by its service worker)."""
+    profile = stack.enter_context(tempfile.TemporaryDirectory(prefix="startup-profile-"))
+    context = playwright.chromium.launch_persistent_context(profile, **launch_args())
+    stack.callback(context.close)
+    context.add_init_script(MARKS)
+    page = context.new_page()
+    boot(page, url)
+    if worker:
+        page.wait_for_function(CONTROLLED, timeout=TIMEOUT_MS)
+    boot(page)  # the first reload fills the code caches
+    return page
+
+
+def offline(page: Page) -> dict:
+    context: BrowserContext = page.context
+    context.set_offline(True)
+    try:
+        return boot(page)
+    finally:
+        context.set_offline(False)
+
+
+def interactions(page: Page, runs: int) -> dict[str, list]:
+    """click-<system> and odds-<system> results on one booted app page (first run discarded)."""
+    found: dict[str, list] = {}
+    for system in SYSTEMS:
+        for kind, script in (("click", CLICK), ("odds", ODDS)):
+            found[f"{kind} {system}"] = [page.evaluate(script, system) for _ in range(runs + 1)][1:]
+    return found
+
+
+def transfer(playwright, url: str, root: Path, worker: bool) -> dict:
+    """Bytes a first visit fetched from the network (in a new profile, with a disk cache as a
+    browser has, until the service worker has precached everything), as sent and as gzip."""
+    with tempfile.TemporaryDirectory(prefix="startup-profile-") as profile:
+        context = playwright.chromium.launch_persistent_context(profile, **launch_args())
+        finished = []
+        context.on("requestfinished", lambda request: finished.append(request))
+        context.add_init_script(MARKS)
+        page = context.new_page()
+        boot(page, url)
+        if worker:
+            page.wait_for_function(CONTROLLED, timeout=TIMEOUT_MS)
+        time.sleep(1)
+        bodies = [(request.url, request.sizes()["responseBodySize"]) for request in finished]
+        context.close()
+    fetched = [(url, size) for url, size in bodies if size > 0]
+    return {"requests": len(fetched), "sent": sum(size for _, size in fetched),
+            "gzip": sum(gzip_size(root / urlsplit(url).path.lstrip("/")) for url, _ in fetched)}
+
+
+_gzip_sizes: dict[Path, int] = {}
+
+
+def gzip_size(path: Path) -> int:
+    path = path / "index.html" if path.is_dir() else path
+    if path not in _gzip_sizes:
+        data = path.read_bytes()
+        packed = path.suffix in (".gz", ".png", ".zip") and len(data)
+        _gzip_sizes[path] = packed or len(gzip.compress(data, 6))
+    return _gzip_sizes[path]
+
+
+# --- the run -----------------------------------------------------------------------------------
+
+def run(runs: int, dist: Path | None, experiments: bool) -> dict:
+    started, load = time.monotonic(), os.getloadavg()[0]
+    sites = make_sites(dist)
+    samples: dict[str, list[float]] = {}
+
+    def add(name: str, value: float | None) -> None:
+        if value is not None:
+            samples.setdefault(name, []).append(value)
+
+    with sync_playwright() as playwright, ExitStack() as stack:
+        urls = {name: serve(stack, root) for name, root in sites.items()}
+        bare = urls["bare"]
+        cold_pages = {"app": urls["app"], "bare": bare}
+        if experiments:
+            isolated = serve(stack, sites["bare"], Isolated)
+            cold_pages |= {
+                "app without snapshot": urls["app-nosnap"],
+                "app, sources as one zip": urls["app-zip"],
+                "bare + snapshot": bare + "snapshot.html",
+                "bare + preload hints": bare + "hints.html",
+                "bare, precompressed": serve(stack, sites["bare"], Precompressed),
+                "bare main thread (COOP/COEP)": isolated,
+                "bare worker (COOP/COEP)": isolated + "worker.html",
+            }
+        browser = playwright.chromium.launch(**launch_args())
+        stack.callback(browser.close)
+        warm = {"app": persistent(stack, playwright, urls["app"], True),
+                "bare": persistent(stack, playwright, bare, False)}
+        for round_ in range(runs):
+            print(f"round {round_ + 1}/{runs}", flush=True)
+            for name, url in cold_pages.items():
+                marks = cold(browser, url)
+                add(f"cold {name}", marks["ready"])
+                if name in ("app", "bare"):
+                    add(f"paint fcp {name}", marks["fcp"])
+                    if marks["form"] is not None:  # its frame, once it is painted
+                        add(f"paint form {name}", max(marks["form"], marks["fcp"] or 0))
+            if experiments:
+                for name, took in imports(browser, urls["app-nosnap"] + "imports.html").items():
+                    add(f"import {name}", took)
+            for name, page in warm.items():
+                add(f"warm {name}", boot(page)["ready"])
+            add("offline app", offline(warm["app"])["ready"])
+        clicks = interactions(warm["app"], runs)
+        sizes = {"app": transfer(playwright, urls["app"], sites["app"], True),
+                 "bare": transfer(playwright, bare, sites["bare"], False)}
+    return {"samples": samples, "interactions": clicks, "transfer": sizes, "runs": runs,
+            "seconds": round(time.monotonic() - started), "machine": machine(),
+            "load": f"{load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end",
+            "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}
+
+
+def machine() -> str:
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text()
+                .splitlines() if line.startswith("model name")), platform.processor())
+    chromium = launch_args()["executable_path"]
+    version = subprocess.run([chromium, "--version"], capture_output=True, text=True).stdout
+    return (f"{platform.system()} {platform.release()}, {os.cpu_count()} cores ({cpu}), "
+            f"Python {platform.python_version()}, {version.strip() or chromium}")
+
+
+# --- the report --------------------------------------------------------------------------------
+
+def spread(values: list[float]) -> str:
+    digits = 1 if statistics.median(values) < 100 else 0
+    return (f"{statistics.median(values):7.{digits}f} ms "
+            f"({min(values):.{digits}f}–{max(values):.{digits}f})")
+
+
+def report(result: dict) -> str:
+    samples, lines = result["samples"], []
+    median = {name: statistics.median(values) for name, values in samples.items()}
+    lines.append(f"Skill Check start-up, {result['date']}, {result['runs']} runs each, "
+                 f"A/B alternating ({result['seconds']} s)")
+    lines.append(result["machine"])
+    lines.append(f"load average (1 min): {result['load']}")
+    lines.append("")
+    lines.append(f"{'measure':40} {'median (min–max)':>26}   ratio")
+    # The bare page cannot work offline: the app's offline boot is set against its warm one.
+    rows = [("paint form app", None), ("paint fcp app", "paint fcp bare"),
+            ("paint fcp bare", None), ("cold app", "cold bare"), ("cold bare", None),
+            ("warm app", "warm bare"), ("warm bare", None), ("offline app", "warm bare")]
+    rows += [(name, "cold bare") for name in samples if name.startswith("cold ")
+             and name not in ("cold app", "cold bare")]
+    for name, against in rows:
+        if name not in samples:
+            continue
+        ratio = f"{median[name] / median[against]:.2f}× {against}" if against in median else ""
+        lines.append(f"{name:40} {spread(samples[name]):>26}   {ratio}")
+    imported = [name for name in samples if name.startswith("import ")]
+    if imported:
+        total = sum(median[name] for name in imported)
+        lines.append("")
+        lines.append(f"{'import on a cold interpreter (no snapshot)':40} {'median (min–max)':>26}")
+        lines += [f"{name:40} {spread(samples[name]):>26}" for name in imported]
+        lines.append(f"{'all of them':40} {total:7.0f} ms")
+    lines.append("")
+    lines.append(f"{'interaction (booted app)':40} {'median (min–max)':>26}   detail")
+    for name, values in result["interactions"].items():
+        done = [value for value in values if value]
+        if not done:
+            lines.append(f"{name:40} {'no change seen':>26}")
+            continue
+        key = "frame" if name.startswith("click") else "dom"
+        detail = (f"DOM {statistics.median(v['dom'] for v in done):.1f} ms"
+                  if key == "frame" else
+                  f"handler {statistics.median(v['blocked'] for v in done):.1f} ms, longest "
+                  f"frame gap {max(v['gap'] for v in done):.0f} ms (frame "
+                  f"{statistics.median(v['frame'] for v in done):.1f} ms)")
+        lines.append(f"{name:40} {spread([v[key] for v in done]):>26}   {detail}")
+    lines.append("")
+    app, bare = result["transfer"]["app"], result["transfer"]["bare"]
+    for name, size in (("app", app), ("bare", bare)):
+        lines.append(f"first visit {name:5} {size['requests']:4} requests, "
+                     f"{size['sent'] / 1e6:6.2f} MB as sent, {size['gzip'] / 1e6:6.2f} MB as gzip")
+    lines.append(f"first visit app / bare (gzip): {app['gzip'] / bare['gzip']:.2f}×")
+    return "\n".join(lines)
+
+
+def record(text: str) -> None:
+    """Replace the results block of docs/performance.md (between its two markers)."""
+    begin, end = "<!-- startup.py results -->", "<!-- end of startup.py results -->"
+    doc = DOC.read_text(encoding="utf-8")
+    head, _, rest = doc.partition(begin)
+    _, _, tail = rest.partition(end)
+    DOC.write_text(f"{head}{begin}\n```\n{text}\n```\n{end}{tail}", encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--dist", type=Path, help="measure this build instead of building")
+    parser.add_argument("--no-experiments", dest="experiments", action="store_false")
+    parser.add_argument("--record", action="store_true", help="write into docs/performance.md")
+    args = parser.parse_args()
+    result = run(args.runs, args.dist, args.experiments)
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "startup.json").write_text(json.dumps(result, indent=1))
+    text = report(result)
+    print(text)
+    if args.record:
+        record(text)
+
+
+if __name__ == "__main__":
+    main()
