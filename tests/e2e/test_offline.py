@@ -31,8 +31,10 @@ def wait_controlled(page: Page) -> None:
 
 def roll_passages(page: Page) -> None:
     """Roll the Passages system from the page's own controls; the live result must change."""
-    page.get_by_role("radio", name="Passages").check()
-    page.locator("#form-passages").get_by_label("Base").fill("60")
+    page.evaluate("location.hash = '#system=passages'")  # the page's own link to a system
+    form = page.locator("#form-passages")
+    expect(form).to_be_visible()
+    form.get_by_label(re.compile(r"^Base\b")).fill("60")
     result = page.get_by_role("status")
     before = result.inner_text()
     page.get_by_role("button", name=re.compile(r"^(Roll|Flip)")).click()
