@@ -132,6 +132,7 @@ def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True) -> Path:
     if snapshot:
         make_snapshot(staging)
     check_page(staging)
+    write_security_policy(staging)
     write_service_worker(staging, (src / SW_TEMPLATE).read_text(encoding="utf-8"))
     shutil.rmtree(out, ignore_errors=True)
     staging.rename(out)
@@ -182,9 +183,10 @@ def check_page(dist: Path) -> None:
 
 
 def precache_entries(dist: Path) -> list[list[str]]:
-    """[url, sha256] for every file of the build (sw.js aside), plus "./" for the page itself."""
+    """[url, sha256] for every file of the build (sw.js and _headers aside), plus "./" for the
+    page itself."""
     entries = [[f"./{p.relative_to(dist).as_posix()}", _digest(p.read_bytes())]
-               for p in _files(dist) if p.relative_to(dist).as_posix() != "sw.js"]
+               for p in _files(dist) if p.relative_to(dist).as_posix() not in NOT_PRECACHED]
     index = next(digest for url, digest in entries if url == "./index.html")
     return [["./", index], *entries]
 
@@ -208,6 +210,50 @@ def read_precache(dist: Path) -> tuple[str, list[list[str]]]:
     version = re.search(r'^const VERSION = "([0-9a-f]+)";$', script, re.M).group(1)
     entries = re.search(r"^const PRECACHE = (\[.*?^\]);$", script, re.M | re.S).group(1)
     return version, json.loads(entries)
+
+
+# ---------------------------------------------------------------------------------------------
+# security policy: a Content-Security-Policy as strict as PyScript and Pyodide allow
+# (docs/security.md; tests/e2e/test_trust.py fails on any violation)
+# ---------------------------------------------------------------------------------------------
+
+CSP = (
+    ("default-src", "'self'"),  # nothing from any other origin: no CDN, no fonts, no beacons
+    # 'wasm-unsafe-eval': Pyodide compiles pyodide.asm.wasm. 'unsafe-eval': PyScript 0.7 builds
+    # its worker hooks with Function() while it boots, on the main thread too (core-*.js).
+    ("script-src", "'self' 'wasm-unsafe-eval' 'unsafe-eval'"),
+    ("style-src", "'self'"),  # core.css and app.css; PyScript injects no <style>
+    # py/app/report.py writes style="--i:N" (deal order) and style="width:N%" (odds bars) in
+    # the HTML it renders; attributes only, never a <style> element or a stylesheet.
+    ("style-src-attr", "'unsafe-inline'"),
+    ("object-src", "'none'"),
+    ("base-uri", "'none'"),
+    ("form-action", "'none'"),  # the glue handles submit itself; the form never navigates
+)
+HEADER_ONLY_CSP = (("frame-ancestors", "'none'"),)  # a <meta> policy cannot carry these
+HOST_HEADERS = "_headers"  # Netlify and Cloudflare Pages read it; neither serves it
+NOT_PRECACHED = ("sw.js", HOST_HEADERS)
+
+
+def content_security_policy(header: bool = False) -> str:
+    """The policy as one line; `header` adds what only an HTTP header can carry."""
+    return "; ".join(f"{name} {value}" for name, value in CSP + (HEADER_ONLY_CSP if header else ()))
+
+
+def write_security_policy(dist: Path) -> None:
+    """Put the policy first in dist/index.html's <head>, so it governs every fetch of the page,
+    and in dist/_headers for hosts that send headers from such a file."""
+    page = dist / "index.html"
+    html = page.read_text(encoding="utf-8")
+    if re.search(r"<meta[^>]+http-equiv=[\"']?content-security-policy", html, re.I):
+        raise BuildError("index.html has its own Content-Security-Policy: build.py writes it")
+    head = re.search(r"<head(\s[^>]*)?>", html, re.I)
+    if head is None:
+        raise BuildError("index.html has no <head> for the Content-Security-Policy")
+    meta = f'\n<meta http-equiv="Content-Security-Policy" content="{content_security_policy()}">'
+    page.write_text(html[:head.end()] + meta + html[head.end():], encoding="utf-8")
+    (dist / HOST_HEADERS).write_text(
+        f"/*\n  Content-Security-Policy: {content_security_policy(header=True)}\n")
 
 
 # ---------------------------------------------------------------------------------------------
