@@ -55,7 +55,7 @@ def shipped(dist: Path) -> set[str]:
 def test_build_ships_the_page_static_files_and_the_app_python_only(src, tmp_path):
     dist = build.build(src, tmp_path / "dist", snapshot=False)
     assert shipped(dist) == {
-        "index.html", "manifest.webmanifest", "pyscript.json", "sw.js",
+        "index.html", "manifest.webmanifest", "pyscript.json", "sw.js", "_headers",
         "static/vendor/pyscript/core.js", "static/vendor/pyscript/core.css",
         "static/vendor/pyodide/pyodide.mjs", "py/skillcheck/__init__.py", "py/app/main.py"}
     config = json.loads((dist / "pyscript.json").read_text())
@@ -68,7 +68,7 @@ def test_precache_lists_every_file_with_its_sha256(src, tmp_path):
     dist = build.build(src, tmp_path / "dist", snapshot=False)
     version, entries = build.read_precache(dist)
     listed = dict(entries)
-    assert set(listed) == {"./"} | {f"./{name}" for name in shipped(dist) - {"sw.js"}}
+    assert set(listed) == {"./"} | {f"./{name}" for name in shipped(dist) - {"sw.js", "_headers"}}
     for url, digest in listed.items():
         path = dist / ("index.html" if url == "./" else url[2:])
         assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
