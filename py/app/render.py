@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from html import escape
 
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-RANK_NAMES = ("Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
-              "Jack", "Queen", "King")
-SUITS = {"S": ("Spades", "black"), "H": ("Hearts", "red"), "D": ("Diamonds", "red"),
-         "C": ("Clubs", "black")}
+from skillcheck.draw import card_value
+
+COLOURS = {"S": "black", "H": "red", "D": "red", "C": "black"}
 
 # Suit shapes drawn in a 100 × 100 box, so pips of any size come from one path each.
 SUIT_PATHS = {
@@ -50,12 +48,6 @@ def card_parts(code: str) -> tuple[str, str]:
     return code[:-1], code[-1]
 
 
-def card_name(code: str) -> str:
-    """"QH" → "Queen of Hearts"."""
-    rank, suit = card_parts(code)
-    return f"{RANK_NAMES[RANKS.index(rank)]} of {SUITS[suit][0]}"
-
-
 def _suit(suit: str, x: float, y: float, size: float, flipped: bool = False) -> str:
     """One suit shape centred on (x, y), `size` wide; pips below the middle stand upside down."""
     steps = [f"rotate(180 {x} {y})"] if flipped else []
@@ -64,7 +56,7 @@ def _suit(suit: str, x: float, y: float, size: float, flipped: bool = False) -> 
 
 
 def _centre(rank: str, suit: str) -> str:
-    value = RANKS.index(rank) + 1
+    value = card_value(rank + suit)
     if rank == "A":
         return _suit(suit, 50, 70, 46)
     if rank in ("J", "Q", "K"):
@@ -80,7 +72,7 @@ def card_face(code: str) -> str:
     fit = ' textLength="17" lengthAdjust="spacingAndGlyphs"' if len(rank) > 1 else ""
     corner = (f'<text class="index" x="11" y="22" text-anchor="middle"{fit}>{rank}</text>'
               + _suit(suit, 11, 32, 11))
-    return (f'<svg class="face suit-{SUITS[suit][1]}" viewBox="0 0 100 140" aria-hidden="true" '
+    return (f'<svg class="face suit-{COLOURS[suit]}" viewBox="0 0 100 140" aria-hidden="true" '
             'focusable="false"><rect class="paper" x="1" y="1" width="98" height="138" rx="8"/>'
             f'{corner}<g transform="rotate(180 50 70)">{corner}</g>{_centre(rank, suit)}</svg>')
 

@@ -11,6 +11,8 @@ import math
 from fractions import Fraction
 from html import escape
 
+from skillcheck.draw import card_name
+
 from . import render
 
 # The die each dice system is drawn with (the card system draws cards from its sides' "cards").
@@ -143,7 +145,7 @@ def hand(side: dict, keep_path: str) -> str:
     kept, low = side.get("kept"), bool(side.get("keep_low"))
     items = []
     for i, code in enumerate(cards):
-        name = render.card_name(code)
+        name = card_name(code)
         if i == kept:
             label = f"{name}, kept" + (" (the lowest must be kept)" if low else "")
             classes = "kept low" if low else "kept"
