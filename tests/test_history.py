@@ -376,3 +376,20 @@ def test_storage_that_cannot_be_read_at_all_still_starts():
     assert "unavailable" in log.warnings[0] and log.unsaved
     entry, warnings = log.record_check(passages(5, 5))
     assert entry["id"] == 1 and warnings == []
+
+
+def test_an_adapter_that_returns_a_null_object_counts_as_nothing_stored():
+    class JsNullStorage(MemoryStorage):
+        """Pyodide gives JS null as `jsnull`, not None, if the adapter passes it through."""
+
+        def get(self, key):
+            return self.data.get(key, object())
+
+    store = JsNullStorage()
+    log = RollLog(store, clock=Clock())
+    assert log.warnings == [] and len(log) == 0
+    log.record_check(passages(5, 5))
+    assert len(RollLog(store).entries()) == 1
+    store.data[LOG_KEY] = "bad"
+    again = RollLog(store, clock=Clock())  # finding a free backup key must not loop forever
+    assert "could not be read" in again.warnings[0] and list(backups(store).values()) == ["bad"]

@@ -142,7 +142,7 @@ def test_the_honesty_note_says_a_link_proves_nothing():
     assert "does not prove" in HONESTY
 
 
-# ---- junk ---------------------------------------------------------------------------------------
+# ---- junk ----------------------------------------------------------------------------------------
 
 
 GOOD = share_fragment({"request": BY_HAND["pool"], "outcome": "basic"}, TIME)

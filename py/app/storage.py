@@ -21,7 +21,11 @@ NEWER_TEXT = "was saved by a newer version of Skill Check"
 
 
 class Storage(Protocol):
-    """What the app needs of localStorage. Any method may raise (full, disabled, sandboxed)."""
+    """What the app needs of localStorage. Any method may raise (full, disabled, sandboxed).
+
+    `get` gives a str or None; anything else (Pyodide turns JS null into `jsnull`, not None)
+    counts as nothing stored.
+    """
 
     def get(self, key: str) -> str | None: ...
     def set(self, key: str, value: str) -> None: ...
@@ -178,7 +182,7 @@ class Slot:
             self.warnings.append(f"Your saved {self.label} could not be read ({_name(error)}); "
                                  "changes this session will not be saved.")
             return None
-        if raw is None:
+        if not isinstance(raw, str):  # None, or Pyodide's jsnull from an adapter that kept it
             return None
         try:
             kept, dropped = read_body(parse(raw, self.kind, self.longest))
@@ -200,8 +204,8 @@ class Slot:
 
     def _set_aside(self, raw: str, problem: str, then: str) -> None:
         """Back the raw data up under a new key before anything may overwrite it."""
-        backup = self._backup_key()
         try:
+            backup = self._backup_key()
             self.storage.set(backup, raw)
         except Exception as error:
             self.frozen = True
@@ -217,7 +221,7 @@ class Slot:
     def _backup_key(self) -> str:
         base = f"{self.key}.corrupt-{stamp(self.clock()).replace(':', '')}"
         key, n = base, 1
-        while self.storage.get(key) is not None:
+        while isinstance(self.storage.get(key), str):
             n += 1
             key = f"{base}-{n}"
         return key
