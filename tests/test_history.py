@@ -202,6 +202,7 @@ def test_export_import_round_trip_is_exact(log):
     assert other.entries() == log.entries()
     assert other.export_json() == text
     assert json.loads(text)["version"] == 1
+    assert log.export_name() == "skillcheck-log-2026-11-29.json"
     entry, _ = other.record_check(passages(1, 1))
     assert entry["id"] == 5
 

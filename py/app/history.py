@@ -89,24 +89,24 @@ def summarize(request: dict) -> str:
     defaults = {spec["name"]: spec.get("default")
                 for spec in SYSTEMS.get(request.get("system"), {}).get("fields", ())}
 
-    def line(obj: dict, top: bool) -> str:
+    def line(obj: dict) -> str:
         parts = []
         for key, value in obj.items():
             if key in ("system", *REPLAY_KEYS) or value is None or value is False:
                 continue
-            if top and key in defaults and defaults[key] == value:
+            if key in defaults and defaults[key] == value and not isinstance(value, bool):
                 continue
             if value is True:
                 parts.append(key)
             elif isinstance(value, dict):
-                parts.append(f"{key} ({line(value, False)})")
+                parts.append(f"{key} ({line(value)})")
             elif isinstance(value, list):
                 parts.append(f"{len(value)} {key}")
             else:
                 parts.append(f"{key} {value}")
         return ", ".join(parts)
 
-    text = line(request, True)
+    text = line(request)
     return text if len(text) <= LONGEST_SUMMARY else text[:LONGEST_SUMMARY - 1] + "…"
 
 
@@ -309,6 +309,10 @@ class RollLog:
         head = dump(envelope(KIND, next_id=self._next_id, entries=[]))[:-2]
         # head + entries + "]}" in one allocation: the joined entries serve as the separator
         return ",".join(self._texts).join((head, "]}"))
+
+    def export_name(self) -> str:
+        """A file name for the export: "skillcheck-log-2026-11-29.json" (the UTC date)."""
+        return f"skillcheck-log-{stamp(self.clock())[:10]}.json"
 
     def import_json(self, text: object) -> tuple[int, list[str]]:
         """Replace the log with an exported file's; LogFileError (log unchanged) if it is bad."""
