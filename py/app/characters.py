@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from skillcheck import SYSTEMS
 from skillcheck.skills import BY_NAME
 
 from .storage import (
@@ -63,23 +64,28 @@ class Resource:
     cost: int  # stock per point of that field
     spent: str  # the result field that says how much was spent
     label: str
+    most: int  # the most a character can hold
 
 
 RESOURCES = {
-    "pool": Resource("luck", "luck", 1, "luck_used", "Luck points"),
-    "swift": Resource("luck", "luck", 1, "luck_used", "Luck points"),
+    "pool": Resource("luck", "luck", 1, "luck_used", "Luck points", MOST_LUCK),
+    "swift": Resource("luck", "luck", 1, "luck_used", "Luck points", MOST_LUCK),
     # "2 experience points is enough to protect against a single one that is rolled."
-    "fluke": Resource("xp", "insurance", 2, "xp_spent", "XP"),
+    "fluke": Resource("xp", "insurance", 2, "xp_spent", "XP", MOST_XP),
 }
-REQUEST_MOST = {"luck": 100, "insurance": 20}  # the contract's limits on those request fields
+
+
+def most_offered(system: str, field: str) -> int:
+    """The contract's limit on a request field (luck 100, insurance 20), from the engine."""
+    return next(spec["max"] for spec in SYSTEMS[system]["fields"] if spec["name"] == field)
 
 
 # ---- reading: every field of a character is checked ----------------------------------------------
 
 
-def _name(value: object, field: str, longest: int = LONGEST_NAME) -> str:
+def _name(value: object, field: str) -> str:
     """A name a player typed: trimmed, one line, not empty."""
-    text = text_field(value, field, longest).strip()
+    text = text_field(value, field, LONGEST_NAME).strip()
     if not text:
         raise FieldError(field, "must not be empty")
     return text
@@ -90,7 +96,7 @@ def _named(value: object, field: str, read: Callable[[object, str, str], object]
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise FieldError(field, "must be a list of names")
+        raise FieldError(field, "must map names to values")
     if len(value) > MOST_SKILLS:
         raise FieldError(field, f"must hold at most {MOST_SKILLS} entries")
     named = {}
@@ -264,7 +270,7 @@ def _fill_pool(character: dict, sheet: dict, name: str) -> dict | None:
     if entry is None:
         return None
     return {"trait": sheet["traits"][entry["trait"]], "skill": entry["score"],
-            "bonus": entry["bonus"], "luck": min(character["luck"], REQUEST_MOST["luck"])}
+            "bonus": entry["bonus"], "luck": min(character["luck"], most_offered("pool", "luck"))}
 
 
 def _fill_fluke(character: dict, sheet: dict, name: str) -> dict | None:
@@ -306,7 +312,7 @@ def limits(character: dict, system: str) -> dict[str, int]:
     if resource is None:
         return {}
     most = character[resource.stock] // resource.cost
-    return {resource.field: min(most, REQUEST_MOST[resource.field])}
+    return {resource.field: min(most, most_offered(system, resource.field))}
 
 
 def spend_problem(character: dict, request: dict) -> str | None:
@@ -352,9 +358,9 @@ def undo_spend(character: dict) -> tuple[dict, dict]:
     resource = RESOURCES[last["system"]]
     before = character[resource.stock]
     after = before + last["amount"]
-    most = MOST_LUCK if resource.stock == "luck" else MOST_XP
-    if after > most:
-        raise SpendError(f"{character['name']} cannot hold more than {most} {resource.label}.")
+    if after > resource.most:
+        raise SpendError(f"{character['name']} cannot hold more than {resource.most} "
+                         f"{resource.label}.")
     restored = read_character({**character, resource.stock: after, "last_spend": None})
     text = (f"Undone: {character['name']} got {last['amount']} {resource.label} back "
             f"({before} → {after}).")
