@@ -208,8 +208,9 @@ def test_swift_shows_two_plain_d10s_and_the_lowered_roll():
                                  "dice": [9, 4]})
     shown = report.result_html(result)
     assert images(shown) == ["d10 showing 9", "d10 showing 4"]
-    assert 'data-fact="natural_roll"><dt>Rolled</dt><dd>13</dd>' in shown
-    assert 'data-fact="roll"><dt>Roll</dt><dd>10</dd>' in shown
+    assert 'data-fact="roll"><dt>Roll</dt><dd>13 → 10</dd>' in shown
+    unlowered = skillcheck.resolve({"system": "swift", "trait": 4, "skill": 4, "dice": [2, 4]})
+    assert 'data-fact="roll"><dt>Roll</dt><dd>6</dd>' in report.result_html(unlowered)
 
 
 def test_fluke_marks_ones_and_the_insured_ones():

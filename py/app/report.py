@@ -21,8 +21,8 @@ DIE_SHAPES = {"pool": "d10", "swift": "d10", "fluke": "d6", "passages": "d100"}
 # The numbers worth showing under the headline, in reading order, when a result carries them.
 FACTS = (
     ("kept_value", "Kept card"), ("total", "Total"), ("dtn", "DTN"), ("margin", "Margin"),
-    ("natural_successes", "Natural successes"), ("successes", "Successes"), ("ios", "IoS"),
-    ("natural_roll", "Rolled"), ("roll", "Roll"), ("target", "Target"), ("value", "Value"),
+    ("successes", "Successes"), ("ios", "IoS"),
+    ("roll", "Roll"), ("target", "Target"), ("value", "Value"),
     ("du", "Double Up"), ("dd", "Double Down"), ("ones", "Ones"), ("insured", "Insured ones"),
     ("bonus_used", "Bonus used"), ("luck_used", "Luck used"), ("xp_spent", "XP spent"),
     ("tiebreak", "Tie broken by"),
@@ -88,9 +88,10 @@ def facts_html(result: dict, names=FACTS) -> str:
         value = result.get(key)
         if value is None or isinstance(value, (dict, list)):
             continue
-        if key == "natural_roll" and value == result.get("roll"):
-            continue  # nothing lowered the roll: "Roll" says it all
         shown = f"{value:+d}" if key in SIGNED and isinstance(value, int) else str(value)
+        natural = result.get(f"natural_{key}")
+        if natural is not None and natural != value:  # points lowered it: natural → adjusted
+            shown = f"{natural} → {value}"
         items.append(f'<div class="fact" data-fact="{key}"><dt>{escape(label)}</dt>'
                      f"<dd>{escape(shown)}</dd></div>")
     return f'<dl class="facts">{"".join(items)}</dl>' if items else ""
