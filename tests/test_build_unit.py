@@ -266,3 +266,9 @@ def test_chromium_path_from_the_environment_comes_first(tmp_path, monkeypatch):
     chromium.chmod(0o755)
     monkeypatch.setenv("CHROMIUM_PATH", str(chromium))
     assert build.find_chromium() == str(chromium)
+
+
+def test_no_chromium_anywhere_is_reported_as_none(tmp_path, monkeypatch):
+    monkeypatch.delenv("CHROMIUM_PATH", raising=False)
+    monkeypatch.setattr(build, "CHROMIUM_PATHS", (str(tmp_path / "no-chromium"),))
+    assert build.find_chromium(python="/bin/false") is None  # nor a Playwright to ask
