@@ -175,18 +175,18 @@ def dice_html(result: dict, shape: str) -> str:
 
 
 def _d10s(result: dict) -> list[str]:
-    """d10s; where the result names each die's adjusted face (the pool), a die at or under the
-    skill is a success, and a lowered die shows natural → adjusted."""
+    """d10s; where the result names each die's adjusted face and success (the pool), successes
+    are marked and a lowered die shows natural → adjusted."""
     faces = result["dice"]
     adjusted = result.get("adjusted")
-    skill = (result.get("request") or {}).get("skill")
+    succeeded = result.get("succeeded") or []
     items = []
     for i, face in enumerate(faces):
         if not adjusted:
             items.append(render.die(render.d10_svg(str(face)), f"d10 showing {face}"))
             continue
         now = adjusted[i]
-        good = skill is not None and now <= skill
+        good = succeeded[i]
         label = f"d10 showing {face}" + (f", lowered to {now}" if now != face else "")
         label += ", a success" if good else ", not a success"
         note = f"{face}→{now}" if now != face else ""

@@ -113,8 +113,8 @@ def resolve(request: dict, draw: Draw) -> dict:
             raise InvalidRequest("dice", "must be empty: no dice are rolled when Trait is below DR")
         checked["dice"] = []
         return {"system": "pool", "outcome": "too difficult", "success": False, "dice": [],
-                "adjusted": [], "natural_successes": 0, "successes": 0, "ios": None,
-                "bonus_used": 0, "luck_used": 0, "request": checked,
+                "adjusted": [], "succeeded": [], "natural_successes": 0, "successes": 0,
+                "ios": None, "bonus_used": 0, "luck_used": 0, "request": checked,
                 "explain": [f"Trait {pool.trait} is below DR {pool.dr}: the task is too difficult,"
                             " no dice are rolled."]}
     dice = draw.dice(pool.trait, FACES, request.get("dice"), "dice")
@@ -136,7 +136,8 @@ def judge(dice: list[int], pool: Pool) -> dict:
         f" success{'es' if natural != 1 else ''}.",
         *_explain_points(dice, pool, points, successes),
     ]
-    result = {"dice": dice, "adjusted": adjusted, "natural_successes": natural,
+    result = {"dice": dice, "adjusted": adjusted,
+              "succeeded": [face <= pool.skill for face in adjusted], "natural_successes": natural,
               "successes": successes, "bonus_used": points.bonus_used,
               "luck_used": points.luck_used}
     if pool.dr is None:
