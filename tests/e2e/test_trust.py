@@ -1,0 +1,288 @@
+"""Trust, in the browser: fair draws from crypto.getRandomValues, hostile input that only ever gets
+a message beside its field, and a Content-Security-Policy that nothing the page does violates.
+
+Python runs inside the booted page through PyScript's own `whenDefined("py")` (exported by the
+vendored core.js), which hands over the interpreter the glue itself runs on: the draws below are
+the page's, not a test double's. One "watched" page, booted once for this module, counts every
+crypto.getRandomValues call and records every CSP violation, page error and console error from
+before the first byte of the page runs.
+
+Not here yet, because the page does not wire them yet: storage faults (bad JSON, wrong shape, a
+full quota) and garbage replay links — py/app/storage.py, history.py and links.py are tested
+under CPython (test_history.py, test_links.py) but main.py does not use them so far.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import skillcheck
+from contract_checks import FAIL_CHANCE, chi_square_critical
+from playwright.sync_api import Page, expect
+
+import build
+
+WATCH = """
+window.__trust = {csp: [], random: 0};
+document.addEventListener("securitypolicyviolation", (e) => window.__trust.csp.push(
+  `${e.effectiveDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:` +
+  `${e.lineNumber}`));
+const realGetRandomValues = crypto.getRandomValues.bind(crypto);
+crypto.getRandomValues = (array) => {
+  window.__trust.random += 1;
+  return realGetRandomValues(array);
+};
+"""
+RUN_PYTHON = """async (code) => {
+  const core = await import(new URL("static/vendor/pyscript/core.js", document.baseURI).href);
+  const { interpreter } = await core.whenDefined("py");
+  return interpreter.runPython(code);
+}"""
+READY = "html[data-ready='true']"
+BOOT_TIMEOUT_MS = 60_000
+SOMETHING_WRONG = "Something went wrong"
+
+
+def run_python(page: Page, code: str):
+    """Evaluate `code` (its last line an expression) in the page's own interpreter."""
+    return page.evaluate(RUN_PYTHON, code)
+
+
+@pytest.fixture(scope="module")
+def watched(session_contexts, app_url, boot) -> SimpleNamespace:
+    """A phone page booted under the watch: CSP violations, random calls, errors."""
+    context = session_contexts()
+    context.add_init_script(WATCH)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(f"pageerror: {error}"))
+    page.on("console", lambda m: m.type == "error" and errors.append(f"console: {m.text}"))
+    boot(page, app_url)
+    return SimpleNamespace(page=page, errors=errors, url=app_url)
+
+
+@pytest.fixture
+def clean(watched) -> Page:
+    """The watched page; the test fails if it caused a CSP violation or an error."""
+    before = len(watched.errors), len(violations(watched.page))
+    yield watched.page
+    assert watched.errors[before[0]:] == []
+    assert violations(watched.page)[before[1]:] == []
+    expect(watched.page.locator("#form-error")).not_to_contain_text(SOMETHING_WRONG)
+
+
+def violations(page: Page) -> list[str]:
+    return page.evaluate("window.__trust.csp")
+
+
+def open_system(page: Page, system: str, mode: str | None = None):
+    """Open a system by its link, as a bookmark does; the glue shows it with a fresh form."""
+    fragment = f"#system={system}" + (f"&mode={mode}" if mode else "")
+    page.evaluate("f => { location.hash = '#reset'; location.hash = f; }", fragment)
+    form = page.locator(".sysform:visible")
+    expect(form).to_have_count(1)
+    expect(page.locator("#result .placeholder")).to_be_visible()
+    return form
+
+
+def roll(page: Page) -> None:
+    """Press the main button and wait for a new result in the live region."""
+    page.locator("#result > *").first.evaluate("el => el.setAttribute('data-stale', '')")
+    page.locator("#roll").click()
+    expect(page.locator("#result [data-stale]")).to_have_count(0)
+    expect(page.locator("#result .placeholder")).to_have_count(0)
+
+
+FORMS = [("flip", "unopposed"), ("flip", "aspect"), ("flip", "opposed"), ("flip", "team"),
+         ("pool", None), ("swift", None), ("fluke", None), ("passages", None)]
+
+
+# --- fair draws ---------------------------------------------------------------------------------
+
+DRAWS = r"""
+import json, random
+from collections import Counter
+import skillcheck
+from skillcheck.draw import make_rng
+
+def tally(request, runs, key):
+    counts = Counter()
+    for _ in range(runs):
+        counts.update(skillcheck.resolve(request)[key])
+    return counts
+
+json.dumps({
+    "source": type(make_rng({}, None)).__name__,
+    "d6": tally({"system": "fluke", "dice_count": 10}, 1000, "dice"),
+    "d10": tally({"system": "pool", "trait": 10, "skill": 5, "dr": 3}, 1000, "dice"),
+    "d100": tally({"system": "passages", "base": 50}, 10000, "dice"),
+    "cards": tally({"system": "flip", "rank": 1, "aspect": 0, "dtn": 12}, 10000, "cards"),
+})
+"""
+
+
+def chi_square(counts: Counter, faces: list) -> float:
+    expected = sum(counts.values()) / len(faces)
+    return sum((counts[face] - expected) ** 2 / expected for face in faces)
+
+
+def test_unseeded_draws_in_the_browser_are_fair(booted):
+    """10,000 each of d6, d10 and d100 and 10,000 one-card flips from the page's default source;
+    six chi-square tests whose thresholds share the 1-in-10,000 chance of failing by luck."""
+    drawn = json.loads(run_python(booted, DRAWS))
+    assert drawn["source"] == "SystemRandom"
+    cards = Counter({code: n for code, n in drawn["cards"].items()})
+    checks = {
+        "d6": (Counter({int(k): n for k, n in drawn["d6"].items()}), list(range(1, 7))),
+        "d10": (Counter({int(k): n for k, n in drawn["d10"].items()}), list(range(1, 11))),
+        "d100": (Counter({int(k): n for k, n in drawn["d100"].items()}), list(range(1, 101))),
+        "cards": (cards, list(skillcheck.draw.DECK)),
+        "ranks": (Counter({r: sum(n for c, n in cards.items() if c[:-1] == r)
+                           for r in skillcheck.draw.RANKS}), list(skillcheck.draw.RANKS)),
+        "suits": (Counter({s: sum(n for c, n in cards.items() if c[-1] == s)
+                           for s in skillcheck.draw.SUITS}), list(skillcheck.draw.SUITS)),
+    }
+    for name, (counts, faces) in checks.items():
+        assert sum(counts.values()) == 10_000 and set(counts) <= set(faces), name
+        critical = chi_square_critical(len(faces) - 1, FAIL_CHANCE / len(checks))
+        assert chi_square(counts, faces) < critical, (name, counts)
+
+
+def test_a_roll_draws_from_crypto_get_random_values_and_a_seeded_one_does_not(clean, watched):
+    form = open_system(clean, "pool")
+    form.get_by_label(re.compile(r"^Trait\b")).fill("10")
+    calls = clean.evaluate("window.__trust.random")
+    roll(clean)
+    assert clean.evaluate("window.__trust.random") - calls >= 10  # one call per d10 at least
+    try:
+        clean.goto(watched.url + "?seed=7#system=pool")
+        clean.locator(READY).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+        calls = clean.evaluate("window.__trust.random")
+        roll(clean)
+        assert clean.evaluate("window.__trust.random") == calls
+    finally:
+        clean.goto(watched.url)
+        clean.locator(READY).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+
+
+# --- hostile input --------------------------------------------------------------------------------
+
+HOSTILE = {  # what is typed → the test's own idea of whether the engine must refuse it
+    "abc": lambda spec: "default" not in spec,  # a number box takes no letters: left empty
+    "-5": lambda spec: spec["min"] > -5,
+    "99999999999999999999": lambda spec: True,
+    "1e3": lambda spec: True,  # a number to the browser, not a whole number to the rules
+}
+
+
+def spec_of(system: str, name: str) -> dict:
+    field = name.rsplit(".", 1)[-1]
+    return next(s for s in skillcheck.SYSTEMS[system]["fields"] if s["name"] == field)
+
+
+@pytest.mark.parametrize(("system", "mode"), FORMS, ids=[f"{s}-{m}" if m else s for s, m in FORMS])
+def test_hostile_numbers_in_every_box_get_a_message_beside_it(clean, system, mode):
+    form = open_system(clean, system, mode)
+    boxes = form.locator("input[type=number]:visible:enabled")
+    assert boxes.count() >= 1
+    for i in range(boxes.count()):
+        box = boxes.nth(i)
+        name, start = box.get_attribute("name"), box.input_value()
+        spec = spec_of(system, name)
+        field = box.locator("xpath=ancestor::*[contains(@class, 'field')][1]")
+        for typed, refused in HOSTILE.items():
+            box.fill("")
+            box.press_sequentially(typed)
+            clean.locator("#result > *").first.evaluate("el => el.setAttribute('data-stale', '')")
+            box.press("Enter")
+            where = f"{system} {name} = {typed!r}"
+            if refused(spec):
+                message = field.locator(".field-error")
+                expect(message, where).to_be_visible()
+                expect(message, where).not_to_be_empty()
+                expect(box, where).to_have_attribute("aria-invalid", "true")
+                described = box.get_attribute("aria-describedby").split()
+                assert message.get_attribute("id") in described, where
+            else:
+                expect(clean.locator("#result [data-stale]"), where).to_have_count(0)
+                expect(field.locator(".field-error"), where).to_have_count(0)
+            box.fill(start)
+    roll(clean)  # and the form still works
+
+
+# --- the Content-Security-Policy ----------------------------------------------------------------
+
+class _Head(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+        self.in_head = False
+
+    def handle_starttag(self, tag, attrs):
+        self.in_head = self.in_head or tag == "head"
+        if self.in_head and tag != "head":
+            self.tags.append((tag, dict(attrs)))
+
+    def handle_endtag(self, tag):
+        self.in_head = self.in_head and tag != "head"
+
+
+def test_the_build_writes_the_policy_first_in_the_page_and_in_headers(dist: Path):
+    head = _Head()
+    head.feed((dist / "index.html").read_text(encoding="utf-8"))
+    tag, attrs = head.tags[0]
+    assert (tag, attrs.get("http-equiv")) == ("meta", "Content-Security-Policy")
+    policy = attrs["content"]
+    assert policy == build.content_security_policy()
+    directives = dict(part.strip().split(" ", 1) for part in policy.split(";"))
+    assert directives["default-src"] == "'self'"
+    sources = " ".join(directives.values()).split()
+    assert not [s for s in sources if re.match(r"(https?:|wss?:|\*|data:|blob:)", s)]
+    assert [name for name, value in directives.items() if "'unsafe-inline'" in value] == [
+        "style-src-attr"]
+    headers = (dist / build.HOST_HEADERS).read_text(encoding="utf-8").splitlines()
+    assert headers == ["/*", f"  Content-Security-Policy: {policy}; frame-ancestors 'none'"]
+    _, precache = build.read_precache(dist)
+    assert f"./{build.HOST_HEADERS}" not in {url for url, _ in precache}
+
+
+def test_the_policy_is_in_force(clean, watched):
+    """Inline script is refused: the policy the page carries is the one the browser applies."""
+    before = len(violations(clean)), len(watched.errors)
+    with clean.expect_console_message(lambda m: "inline script" in m.text):
+        ran = clean.evaluate("""() => {
+            const script = document.createElement("script");
+            script.textContent = "window.__inlineRan = true";
+            document.body.append(script);
+            script.remove();
+            return window.__inlineRan === true;
+        }""")
+    assert not ran
+    clean.wait_for_function(f"window.__trust.csp.length > {before[0]}")
+    assert violations(clean)[before[0]].startswith("script-src-elem blocked inline")
+    # Expected, so not findings: forget the violation and Chromium's console note about it.
+    clean.evaluate(f"window.__trust.csp.splice({before[0]})")
+    del watched.errors[before[1]:]
+
+
+def test_no_violation_rolling_every_system_refreshing_odds_and_from_the_service_worker(clean,
+                                                                                       watched):
+    for system, mode in FORMS:
+        open_system(clean, system, mode)
+        roll(clean)
+    form = open_system(clean, "passages")
+    odds = clean.locator("#odds").inner_text()
+    form.get_by_label(re.compile(r"^Base\b")).fill("73")
+    expect(clean.locator("#odds")).not_to_have_text(odds)
+    clean.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+    clean.reload()
+    clean.locator(READY).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+    assert clean.evaluate("navigator.serviceWorker.controller !== null")
+    open_system(clean, "flip", "opposed")
+    roll(clean)
