@@ -55,16 +55,35 @@ async function usableSnapshot() {
   return entry;
 }
 
-// Download, verify and unpack the gzipped snapshot; any failure rejects, and the boot falls back.
+// Download the gzipped snapshot, unpacking it as it arrives, and verify it: any failure rejects,
+// and the boot falls back.
 async function fetchSnapshot(entry) {
   const response = await fetch(new URL(entry.file, MANIFEST));
   if (!response.ok) throw new Error(`${entry.file}: HTTP ${response.status}`);
-  const packed = await response.arrayBuffer();
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", packed));
-  const hex = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
-  if (hex !== entry.sha256) throw new Error(`${entry.file}: checksum mismatch`);
-  const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  const [packed, unpacked] = response.body.tee();
+  const [digest, bytes] = await Promise.allSettled([sha256(packed), inflate(unpacked, entry)]);
+  if (digest.value !== entry.sha256) throw new Error(`${entry.file}: checksum mismatch`);
+  if (bytes.status === "rejected") throw bytes.reason;
+  return bytes.value;
+}
+
+async function sha256(stream) {
+  const data = await new Response(stream).arrayBuffer();
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+// Straight into one buffer of the size the manifest gives: no growing, no final copy.
+async function inflate(stream, entry) {
+  const bytes = new Uint8Array(entry.raw_bytes);
+  let length = 0;
+  for await (const chunk of stream.pipeThrough(new DecompressionStream("gzip"))) {
+    if (length + chunk.length > bytes.length) break;
+    bytes.set(chunk, length);
+    length += chunk.length;
+  }
+  if (length !== bytes.length) throw new Error(`${entry.file}: not ${bytes.length} bytes unpacked`);
+  return bytes;
 }
 
 // Which path booted, for tests and for anyone curious: <html data-boot="snapshot|normal">.
