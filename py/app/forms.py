@@ -45,14 +45,17 @@ def _item(token: str):
 
 def request_from(system: str, mode: str | None, controls) -> dict:
     """A request from (dotted name, kind, raw) triples; lists come from numeric path segments."""
-    request: dict = {"system": system}
-    if mode:
-        request["mode"] = mode
+    return {"system": system, **({"mode": mode} if mode else {}), **tree_from(controls)}
+
+
+def tree_from(controls) -> dict:
+    """Nested JSON from (dotted name, kind, raw) triples: any form, not only a check's."""
+    tree: dict = {}
     for name, kind, raw in controls:
         value = value_of(kind, raw)
         if value is not None:
-            _put(request, name.split("."), value)
-    return _lists(request)
+            _put(tree, name.split("."), value)
+    return _lists(tree)
 
 
 def _put(tree: dict, keys: list[str], value) -> None:

@@ -35,18 +35,18 @@ class LinkError(ValueError):
     """A link that cannot be replayed; str(error) is a sentence to show the player."""
 
 
-class _Rolled(Exception):
-    """Raised when resolving a link would draw something new: its draw is missing."""
+class MissingDraw(Exception):
+    """Raised when showing a roll again would draw something new: its draw is missing."""
 
 
 class _NoRolling(random.Random):
     """An rng that refuses to be used, so a replay can only show the draw it carries."""
 
     def random(self):
-        raise _Rolled
+        raise MissingDraw
 
     def getrandbits(self, k):
-        raise _Rolled
+        raise MissingDraw
 
 
 def share_fragment(result: dict, time: str) -> str:
@@ -111,6 +111,12 @@ def _unpack(payload: str) -> object:
         raise LinkError(NOT_A_CHECK) from None
 
 
+def replay(request: dict) -> dict:
+    """Resolve a request with the draw it carries, never a new one (MissingDraw instead): a link
+    or a logged roll shown again. InvalidRequest passes through."""
+    return skillcheck.resolve(request, _NoRolling())
+
+
 def open_link(fragment: object) -> dict:
     """Replay a link: {"result": the same result, "time": when it was first made}.
 
@@ -119,10 +125,10 @@ def open_link(fragment: object) -> dict:
     """
     link = read_link(fragment)
     try:
-        result = skillcheck.resolve(link["request"], _NoRolling())
+        result = replay(link["request"])
     except skillcheck.InvalidRequest as error:
         raise LinkError(f"This replay link's check is not valid ({error}).") from None
-    except _Rolled:
+    except MissingDraw:
         raise LinkError("This replay link has lost its cards or dice, so it cannot show "
                         "the roll.") from None
     except RecursionError:
