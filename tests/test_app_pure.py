@@ -121,7 +121,6 @@ ODDS_REQUESTS = [
      "opponent": {"rank": 3, "aspect": 1}},
     {"system": "flip", "mode": "team", "dtn": 15, "primary": {"rank": 2, "aspect": 2},
      "secondaries": [{"rank": 1, "aspect": 2}]},
-    {"system": "flip", "rank": 2, "aspect": 3, "secret": True},
     {"system": "pool", "trait": 5, "skill": 7, "dr": 4, "bonus": 2},
     {"system": "swift", "trait": 5, "skill": 6},
     {"system": "fluke", "dice_count": 3},
@@ -257,7 +256,8 @@ def test_d6_faces_have_their_pips_and_sixes_and_nines_are_underlined():
 # --- index.html against skillcheck.SYSTEMS ------------------------------------------------------
 
 class Controls(HTMLParser):
-    """Each named control of index.html with its form (data-system), attributes and label."""
+    """Each named control of index.html's check form with its system form (data-system),
+    attributes and label (the character editor's and the GM's reveal are not requests)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -267,16 +267,19 @@ class Controls(HTMLParser):
         self.label: dict | None = None
         self.select: dict | None = None
         self.in_template = 0
+        self.in_check = False
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
+        if tag == "form":
+            self.in_check = a.get("id") == "check"
         if tag == "template":
             self.in_template += 1
         if tag == "fieldset":
             self.systems.append(a.get("data-system", self.systems[-1] if self.systems else None))
         if tag == "label":
             self.label = {"for": a.get("for"), "text": "", "wraps": []}
-        if tag in ("input", "select") and "name" in a:
+        if tag in ("input", "select") and "name" in a and self.in_check:
             control = {"tag": tag, "system": self.systems[-1] if self.systems else None,
                        "options": [], "template": bool(self.in_template), **a}
             self.controls.append(control)
@@ -288,6 +291,8 @@ class Controls(HTMLParser):
             self.select["options"].append(a)
 
     def handle_endtag(self, tag):
+        if tag == "form":
+            self.in_check = False
         if tag == "template":
             self.in_template -= 1
         if tag == "fieldset":

@@ -225,7 +225,11 @@ def _percentile(roll: int) -> str:
 # ---------------------------------------------------------------------------------------------
 
 def odds_html(odds: dict, description: dict) -> str:
-    """Every outcome's exact chance: percent to one decimal, the fraction in title and data."""
+    """Every outcome's exact chance: percent to one decimal, the fraction in title and data.
+    A secret check has one outcome, "secret": its odds are the chance of each total instead."""
+    totals = odds.get("totals")
+    if totals and odds.get("success") is None:
+        return _totals_html(totals, TOTAL_WORDS.get(description.get("name"), "total"))
     chances = {name: Fraction(p) for name, p in odds.get("outcomes", {}).items()}
     order = [name for name in description.get("outcomes", []) if name in chances]
     order += [name for name in chances if name not in order]
@@ -237,9 +241,7 @@ def odds_html(odds: dict, description: dict) -> str:
         p = Fraction(success)
         top = (f'<p class="odds-success" data-fraction="{p}" title="{p}">Chance of success '
                f"<strong>{percent(p)}</strong></p>")
-    totals = odds.get("totals")
-    return (f'{top}<ul class="odds-list">{rows}</ul>'
-            + (_totals_html(totals) if totals and success is None else ""))
+    return f'{top}<ul class="odds-list">{rows}</ul>'
 
 
 def _odds_row(name: str, p: Fraction, winner: bool) -> str:
@@ -251,14 +253,25 @@ def _odds_row(name: str, p: Fraction, winner: bool) -> str:
             f'</span><span class="odds-pct">{percent(p)}</span></li>')
 
 
-def _totals_html(totals: dict) -> str:
-    """A secret check's odds: how likely each total is, for the GM to weigh."""
-    rows = "".join(
-        f'<li data-total="{escape(str(total))}" data-fraction="{Fraction(p)}" '
-        f'title="{Fraction(p)}"><span>{escape(str(total))}</span>'
-        f'<span class="odds-pct">{percent(Fraction(p))}</span></li>'
-        for total, p in sorted(totals.items(), key=lambda item: int(item[0])))
-    return f'<p class="hint">Each possible total:</p><ul class="totals">{rows}</ul>'
+TOTAL_WORDS = {"pool": "number of successes"}  # what a secret check's player announces
+MOST_KEYS = 16  # more bars than this: only every fifth is numbered under the chart
+
+
+def _totals_html(totals: dict, word: str) -> str:
+    """A secret check's odds as a small bar chart: how likely each total is, for the GM to
+    weigh against the difficulty they keep. Each bar reads out its total and chance."""
+    items = sorted((int(total), Fraction(p)) for total, p in totals.items())
+    tallest = max(p for _, p in items)
+    bars = "".join(
+        f'<li data-total="{total}" data-fraction="{p}" title="{total}: {p}">'
+        f'<span class="chart-bar" aria-hidden="true"><span style="height:'
+        f'{float(p / tallest * 100):.1f}%"></span></span>'
+        f'<span class="chart-key" aria-hidden="true">'
+        f'{total if len(items) <= MOST_KEYS or total % 5 == 0 else ""}</span>'
+        f'<span class="vh">{total}: {percent(p)}</span></li>'
+        for total, p in items)
+    return (f'<p class="odds-success">The difficulty is secret: the chance of each {word}'
+            f'</p><ol class="chart" aria-label="Chance of each {word}">{bars}</ol>')
 
 
 def problem_html(message: str) -> str:

@@ -1,0 +1,166 @@
+"""The character editor's form ↔ a character, and a character's pick ↔ the check form's controls.
+
+No browser here. The editor names its controls as rows of groups ("flip_skills.2.rank",
+"pool_traits.0.name") because a player adds and removes rows; a character holds maps keyed by
+name (characters.py). `character_fields` turns the form's tree into a character's fields and
+remembers which row each name came from, so that `control_for` can put an error that
+characters.py names by its path ("sheets.flip.skills.Athletics.rank") beside the right box.
+"""
+
+from __future__ import annotations
+
+from .characters import ASPECTS, SHEET_OF, pickable, seed_skill
+from .storage import FieldError
+
+# Each row group of the editor: (sheet, part of the sheet, the row's control holding the value
+# when the value is one number, else None for a row of several fields).
+GROUPS = {
+    "flip_skills": ("flip", "skills", None),
+    "pool_traits": ("pool", "traits", "score"),
+    "pool_skills": ("pool", "skills", None),
+    "fluke_stats": ("fluke", "stats", "dice"),
+    "fluke_skills": ("fluke", "skills", "dice"),
+    "passages_skills": ("passages", "skills", "base"),
+}
+PLAIN = ("name", "notes", "luck", "xp")
+NAME_CONTROL = {"flip_skills": "skill"}  # the control that names a row, when not "name"
+
+
+def _flip_skill_name(row: dict) -> str | None:
+    """"Knowledge" + type "History" → "Knowledge: History"; None when no skill is chosen."""
+    skill, kind = row.get("skill"), row.get("type")
+    if not skill:
+        return None
+    return f"{skill}: {kind}" if kind else str(skill)
+
+
+def _row_value(group: str, row: dict):
+    if group == "flip_skills":
+        return {"rank": row.get("rank"), "specialization": row.get("specialization") or "",
+                "familiarity": bool(row.get("familiarity"))}
+    if group == "pool_skills":
+        return {"trait": row.get("trait"), "score": row.get("score"),
+                "bonus": row.get("bonus", 0)}
+    return row.get(GROUPS[group][2])
+
+
+def character_fields(tree: dict) -> tuple[dict, dict[str, str]]:
+    """The editor's tree (forms.tree_from) → (fields for characters.edited or Roster.create,
+    where: {character path: editor row prefix}). Empty rows are left out; a row with values but
+    no name, or a name given twice, raises FieldError naming the row's control."""
+    fields = {key: tree.get(key) for key in PLAIN}
+    fields["name"] = fields["name"] or ""
+    fields["notes"] = fields["notes"] or ""
+    fields["luck"] = 0 if fields["luck"] is None else fields["luck"]
+    fields["xp"] = 0 if fields["xp"] is None else fields["xp"]
+    sheets: dict[str, dict] = {}
+    where: dict[str, str] = {}
+    aspects = {k: v for k, v in (tree.get("aspects") or {}).items() if v is not None}
+    if aspects:
+        sheets["flip"] = {"aspects": aspects}
+        where.update({f"sheets.flip.aspects.{k}": f"aspects.{k}" for k in aspects})
+    for group, (sheet, part, _) in GROUPS.items():
+        for i, row in enumerate(tree.get(group) or []):
+            if not isinstance(row, dict) or not any(v not in (None, False) for v in row.values()):
+                continue
+            name_control = f"{group}.{i}.{NAME_CONTROL.get(group, 'name')}"
+            name = _flip_skill_name(row) if group == "flip_skills" else row.get("name")
+            if not name:
+                raise FieldError(name_control, "needs a name, or clear the row")
+            name = str(name).strip()
+            named = sheets.setdefault(sheet, {}).setdefault(part, {})
+            if name in named:
+                raise FieldError(name_control, f"{name} is listed twice")
+            named[name] = _row_value(group, row)
+            where[f"sheets.{sheet}.{part}.{name}"] = f"{group}.{i}"
+    fields["sheets"] = sheets
+    return fields, where
+
+
+def control_for(path: str, where: dict[str, str]) -> str | None:
+    """The editor control an error about `path` belongs beside, or None (show it at the top).
+
+    "sheets.flip.skills.Athletics.rank" → "flip_skills.0.rank"; a whole row's problem goes to
+    its name; a one-number row's value problem to that number's box."""
+    if path in PLAIN:
+        return path
+    if path in where and where[path].startswith("aspects."):
+        return where[path]
+    for key, prefix in sorted(where.items(), key=lambda item: -len(item[0])):
+        group = prefix.split(".", 1)[0]
+        if group not in GROUPS:
+            continue
+        if path == key:
+            single = GROUPS[group][2]
+            if single:
+                return f"{prefix}.{single}"
+            return f"{prefix}.{NAME_CONTROL.get(group, 'name')}"
+        if path.startswith(key + "."):
+            return f"{prefix}.{path[len(key) + 1:]}"
+    return None
+
+
+def editor_values(character: dict | None) -> tuple[dict[str, int], dict[str, object]]:
+    """What the editor shows for `character` (None: a new one): how many rows each group needs,
+    and each control's value by name."""
+    values: dict[str, object] = {key: "" for key in PLAIN}
+    values.update({f"aspects.{a}": "" for a in ASPECTS})
+    rows = {group: 0 for group in GROUPS}
+    if character is None:
+        values.update(luck=0, xp=0)
+        return rows, values
+    values.update({key: character[key] for key in PLAIN})
+    sheets = character["sheets"]
+    values.update({f"aspects.{a}": v
+                   for a, v in sheets.get("flip", {}).get("aspects", {}).items()})
+    for group, (sheet, part, single) in GROUPS.items():
+        for i, (name, value) in enumerate(sheets.get(sheet, {}).get(part, {}).items()):
+            rows[group] = i + 1
+            prefix = f"{group}.{i}"
+            if group == "flip_skills":
+                skill, _, kind = name.partition(":")
+                values.update({f"{prefix}.skill": skill.strip(), f"{prefix}.type": kind.strip(),
+                               **{f"{prefix}.{k}": v for k, v in value.items()}})
+                continue
+            values[f"{prefix}.name"] = name
+            if single:
+                values[f"{prefix}.{single}"] = value
+            else:
+                values.update({f"{prefix}.{k}": v for k, v in value.items()})
+    return rows, values
+
+
+# ---- a character's pick → the check form ---------------------------------------------------------
+
+SIDE_OF_MODE = {"opposed": "initiator", "team": "primary"}  # the side a character's pick fills
+
+
+def form_values(system: str, mode: str | None, name: str, fields: dict) -> tuple[str | None,
+                                                                               dict[str, object]]:
+    """characters.fill's fields for `name` → (the flip mode to show, or None to keep the one
+    shown; {control name: value}). A flip skill also picks itself in the skill list, and in an
+    opposed or team flip it fills the initiator's or primary's side."""
+    fields = dict(fields)
+    if "mode" in fields:
+        mode = fields.pop("mode")
+    elif system == "flip" and mode == "aspect":
+        mode = "unopposed"  # a skill is flipped in an unopposed check unless the GM says else
+    side = SIDE_OF_MODE.get(mode, "") if system == "flip" else ""
+    prefix = f"{side}." if side else ""
+    values: dict[str, object] = {}
+    skill = seed_skill(name) if system == "flip" and mode != "aspect" else None
+    if skill is not None:
+        values[f"{prefix}skill"] = skill.name
+    values.update({f"{prefix}{key}": value for key, value in fields.items()})
+    return (mode if system == "flip" else None), values
+
+
+def pick_options(character: dict, system: str) -> list[tuple[str, str]]:
+    """(value, label) of what the character can pick for `system`: skills, then aspects or
+    stats, each marked as such."""
+    sheet = character["sheets"].get(SHEET_OF[system], {})
+    marks = {**dict.fromkeys(sheet.get("aspects", {}), " (aspect)"),
+             **dict.fromkeys(sheet.get("stats", {}), " (stat)")}
+    skills = sheet.get("skills", {})
+    names = dict.fromkeys(pickable(character, system))  # a skill and a stat may share a name
+    return [(name, name + ("" if name in skills else marks.get(name, ""))) for name in names]

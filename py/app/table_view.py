@@ -1,0 +1,66 @@
+"""Words and small HTML the table features add around a result: where a shown roll came from,
+the number a secret check's player announces, and the GM's difficulty typed in to reveal it.
+
+Pure (no browser); every text is escaped here, so a name or a link can never become markup.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from .forms import WHOLE
+from .links import HONESTY
+from .storage import FieldError
+
+# What the player says aloud when the GM keeps the difficulty, by the result's field.
+ANNOUNCED = (("total", "Total"), ("successes", "Successes"))
+
+# The GM's difficulty for each system that can keep it secret: what the box is called, what
+# it takes, and the request field a number fills (a word fills "difficulty").
+REVEAL = {
+    "flip": ("DTN or difficulty", "a number like 15, or a word like hard", "dtn"),
+    "pool": ("DR", "the successes needed, like 4", "dr"),
+}
+
+
+def is_secret(result: dict | None) -> bool:
+    return bool(result) and result.get("outcome") == "secret"
+
+
+def source_html(kind: str, when: str) -> str:
+    """The line over a roll that was not just made: a replay link's, or the log's."""
+    if kind == "link":
+        return (f'<div class="source replay"><p><strong>Replay of a roll from '
+                f'{escape(when)}</strong>. Nothing was rolled again.</p>'
+                f'<p class="hint">{escape(HONESTY)}</p></div>')
+    return (f'<div class="source"><p><strong>From the log: a roll from {escape(when)}'
+            "</strong>. Nothing was rolled again.</p></div>")
+
+
+def announce_html(result: dict) -> str:
+    """A secret check's number, big and plain, for the player to tell the GM."""
+    for key, label in ANNOUNCED:
+        if isinstance(result.get(key), int):
+            return (f'<p class="announce" data-announce="{key}"><span>{escape(label)}</span> '
+                    f'<strong>{result[key]}</strong><span class="hint">Tell the GM; they '
+                    "know the difficulty.</span></p>")
+    return ""
+
+
+def reveal_difficulty(system: str, text: str) -> dict:
+    """What the GM typed → the request fields that judge the same draw: {"dtn": 15},
+    {"difficulty": "hard"} or {"dr": 4}. The rules check the value itself."""
+    text = " ".join(str(text).split())
+    _, hint, field = REVEAL[system]
+    if not text:
+        raise FieldError("reveal", f"is needed: {hint}")
+    if WHOLE.fullmatch(text):
+        return {field: int(text)}
+    return {"difficulty": text.lower()} if system == "flip" else {field: text}
+
+
+def revealed_note(difficulty: dict) -> str:
+    """The line over a revealed result: which difficulty judged the same draw."""
+    (field, value), = difficulty.items()
+    named = {"dtn": "DTN", "dr": "DR"}.get(field, "difficulty")
+    return f"Revealed by the GM: {named} {value}, judged on the same draw."

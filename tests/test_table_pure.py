@@ -1,0 +1,262 @@
+"""The pure parts of the table features: the character editor's rows ↔ a character, a pick ↔ the
+check form, the log's lines, a secret check's announcement and reveal, and its odds chart."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import pytest
+import skillcheck
+from app import characters, forms, log_view, report, sheet_form, table_view
+from app.history import RollLog, reveal_request
+from app.storage import FieldError, MemoryStorage
+
+# --- the editor: rows of a form ↔ a character's maps ------------------------------------------
+
+EDITOR = [  # (control name, kind, raw) as page.controls reads the editor
+    ("name", "text", " Mara "), ("notes", "textarea", "Likes <b>boats</b>"),
+    ("luck", "number", "3"), ("xp", "number", ""),
+    ("aspects.HS", "number", "4"), ("aspects.AI", "number", ""),
+    ("flip_skills.0.skill", "select-one", "Athletics"), ("flip_skills.0.type", "text", ""),
+    ("flip_skills.0.rank", "number", "3"), ("flip_skills.0.specialization", "text", "Climbing"),
+    ("flip_skills.0.familiarity", "checkbox", False),
+    ("flip_skills.1.skill", "select-one", ""), ("flip_skills.1.type", "text", ""),
+    ("flip_skills.1.rank", "number", ""), ("flip_skills.1.familiarity", "checkbox", False),
+    ("flip_skills.2.skill", "select-one", "Knowledge"),
+    ("flip_skills.2.type", "text", "History"), ("flip_skills.2.rank", "number", "0"),
+    ("flip_skills.2.familiarity", "checkbox", True),
+    ("pool_traits.0.name", "text", "Dexterity"), ("pool_traits.0.score", "number", "5"),
+    ("pool_skills.0.name", "text", "Lockpicking"), ("pool_skills.0.trait", "text", "Dexterity"),
+    ("pool_skills.0.score", "number", "7"), ("pool_skills.0.bonus", "number", ""),
+    ("fluke_stats.0.name", "text", "Brains"), ("fluke_stats.0.dice", "number", "2"),
+    ("passages_skills.0.name", "text", "Sneak"), ("passages_skills.0.base", "number", "26"),
+]
+
+
+def test_editor_rows_become_a_character_and_come_back_the_same():
+    fields, where = sheet_form.character_fields(forms.tree_from(EDITOR))
+    roster = characters.Roster(MemoryStorage())
+    character, _ = roster.create(fields.pop("name"), **fields)
+    assert character["name"] == "Mara" and character["luck"] == 3 and character["xp"] == 0
+    assert character["sheets"] == {
+        "flip": {"aspects": {"HS": 4},
+                 "skills": {"Athletics": {"rank": 3, "specialization": "Climbing",
+                                          "familiarity": False},
+                            "Knowledge: History": {"rank": 0, "specialization": "",
+                                                   "familiarity": True}}},
+        "pool": {"traits": {"Dexterity": 5},
+                 "skills": {"Lockpicking": {"trait": "Dexterity", "score": 7, "bonus": 0}}},
+        "fluke": {"stats": {"Brains": 2}, "skills": {}},
+        "passages": {"skills": {"Sneak": 26}}}
+    assert where["sheets.flip.skills.Knowledge: History"] == "flip_skills.2"  # the empty row 1
+
+    rows, values = sheet_form.editor_values(character)
+    assert rows == {"flip_skills": 2, "pool_traits": 1, "pool_skills": 1, "fluke_stats": 1,
+                    "fluke_skills": 0, "passages_skills": 1}
+    again = [(name, kind, values.get(_renumbered(name), "")) for name, kind, _ in EDITOR
+             if _renumbered(name) is not None]
+    assert sheet_form.character_fields(forms.tree_from(again))[0] == {
+        **fields, "name": "Mara"}
+
+
+def _renumbered(name: str) -> str | None:
+    """The editor drops the empty row 1 of flip skills: row 2 comes back as row 1."""
+    if name.startswith("flip_skills.1."):
+        return None
+    return name.replace("flip_skills.2.", "flip_skills.1.")
+
+
+@pytest.mark.parametrize(("controls", "field", "words"), [
+    ([("pool_traits.0.score", "number", "5")], "pool_traits.0.name", "needs a name"),
+    ([("flip_skills.0.rank", "number", "2")], "flip_skills.0.skill", "needs a name"),
+    ([("fluke_skills.0.name", "text", "Run"), ("fluke_skills.0.dice", "number", "2"),
+      ("fluke_skills.1.name", "text", "Run"), ("fluke_skills.1.dice", "number", "3")],
+     "fluke_skills.1.name", "Run is listed twice"),
+])
+def test_a_row_without_a_name_or_named_twice_is_refused_at_its_name(controls, field, words):
+    with pytest.raises(FieldError) as caught:
+        sheet_form.character_fields(forms.tree_from([("name", "text", "X"), *controls]))
+    assert caught.value.field == field and words in caught.value.reason
+
+
+@pytest.mark.parametrize(("controls", "control"), [
+    ([("flip_skills.0.skill", "select-one", "Athletics"), ("flip_skills.0.rank", "number", "70")],
+     "flip_skills.0.rank"),
+    ([("flip_skills.0.skill", "select-one", "Athletics"), ("flip_skills.0.type", "text", "Oak"),
+      ("flip_skills.0.rank", "number", "1")], "flip_skills.0.skill"),
+    ([("pool_traits.0.name", "text", "Dex"), ("pool_traits.0.score", "number", "11")],
+     "pool_traits.0.score"),
+    ([("pool_skills.0.name", "text", "Pick"), ("pool_skills.0.trait", "text", "Nope"),
+      ("pool_skills.0.score", "number", "5")], "pool_skills.0.trait"),
+    ([("aspects.SS", "number", "99")], "aspects.SS"),
+    ([("passages_skills.0.name", "text", "Sneak"), ("passages_skills.0.base", "number", "0")],
+     "passages_skills.0.base"),
+    ([("luck", "number", "-1")], "luck"),
+])
+def test_a_rules_error_lands_beside_the_editor_box_it_is_about(controls, control):
+    fields, where = sheet_form.character_fields(forms.tree_from([("name", "text", "X"),
+                                                                 *controls]))
+    with pytest.raises(FieldError) as caught:
+        characters.read_character({"id": 1, **fields})
+    assert sheet_form.control_for(caught.value.field, where) == control
+
+
+def test_a_new_character_starts_blank():
+    rows, values = sheet_form.editor_values(None)
+    assert set(rows.values()) == {0}
+    assert values["luck"] == 0 and values["name"] == "" and values["aspects.PC"] == ""
+
+
+# --- a pick → the check form ------------------------------------------------------------------
+
+MARA = characters.read_character({
+    "id": 1, "name": "Mara", "luck": 150, "xp": 9,
+    "sheets": {"flip": {"aspects": {"HS": 4, "AI": 2},
+                        "skills": {"Athletics": {"rank": 3}, "Knowledge: History": {
+                            "rank": 0, "familiarity": True}}},
+               "pool": {"traits": {"Dex": 5}, "skills": {"Pick": {"trait": "Dex", "score": 7}}},
+               "fluke": {"stats": {"Run": 2}, "skills": {"Run": 4, "Hide": 3}}}})
+
+
+@pytest.mark.parametrize(("system", "mode", "name", "shown", "values"), [
+    ("flip", "unopposed", "Athletics", "unopposed",
+     {"skill": "Athletics", "rank": 3, "aspect": 4, "advanced": False, "familiarity": False,
+      "specialization": False}),
+    ("flip", "aspect", "Knowledge: History", "unopposed",
+     {"skill": "Knowledge", "rank": 0, "aspect": 2, "advanced": True, "familiarity": True,
+      "specialization": False}),
+    ("flip", "opposed", "Athletics", "opposed",
+     {"initiator.skill": "Athletics", "initiator.rank": 3, "initiator.aspect": 4,
+      "initiator.advanced": False, "initiator.familiarity": False,
+      "initiator.specialization": False}),
+    ("flip", "team", "HS", "aspect", {"aspect": 4}),
+    ("pool", None, "Pick", None, {"trait": 5, "skill": 7, "bonus": 0, "luck": 100}),
+    ("swift", None, "Pick", None, {"trait": 5, "skill": 7, "bonus": 0, "luck": 100}),
+    ("fluke", None, "Run", None, {"dice_count": 4}),
+])
+def test_a_pick_fills_the_controls_of_the_form_it_belongs_to(system, mode, name, shown, values):
+    fields = characters.fill(MARA, system, name)
+    assert sheet_form.form_values(system, mode, name, fields) == (shown, values)
+
+
+def test_the_sheet_lists_skills_then_aspects_and_stats_each_once():
+    assert sheet_form.pick_options(MARA, "flip") == [
+        ("Athletics", "Athletics"), ("Knowledge: History", "Knowledge: History"),
+        ("HS", "HS (aspect)"), ("AI", "AI (aspect)")]
+    assert sheet_form.pick_options(MARA, "fluke") == [("Run", "Run"), ("Hide", "Hide")]
+    assert sheet_form.pick_options(MARA, "passages") == []
+
+
+# --- the log's lines --------------------------------------------------------------------------
+
+def when(iso: str) -> str:
+    return "at " + iso
+
+
+def test_each_entry_is_one_escaped_line_and_spends_are_notes():
+    log = RollLog(MemoryStorage())
+    result = skillcheck.resolve({"system": "flip", "mode": "opposed",
+                                 "initiator": {"rank": 2, "aspect": 3, "cards": ["QS", "3H"]},
+                                 "opponent": {"rank": 1, "aspect": 4, "cards": ["JD"]}})
+    entry, _ = log.record_check(result, summary="<script>x</script>")
+    line = log_view.entry_html(entry, when)
+    assert f'data-entry="{entry["id"]}"' in line and "<script>" not in line
+    assert "&lt;script&gt;x&lt;/script&gt;" in line
+    assert "Initiator QS 3H · Opponent JD" in line and "Card flip" in line
+    assert f"at {entry['time']}" in line
+    tone = "good" if result["success"] else "bad"
+    assert f'class="log-outcome {tone}">{report.sentence_case(result["outcome"])}<' in line
+
+    spend = {"character": 1, "name": "<b>Bo</b>", "system": "pool", "resource": "luck",
+             "amount": 1, "before": 2, "after": 1, "text": "<b>Bo</b> spent 1 Luck."}
+    note, _ = log.record_spend(spend, entry["id"])
+    html = log_view.entry_html(note, when)
+    assert html.startswith('<li class="log-note" data-kind="spend">')
+    assert "data-entry" not in html and "&lt;b&gt;Bo&lt;/b&gt; spent 1 Luck." in html
+
+
+@pytest.mark.parametrize(("shown", "total", "system", "text"), [
+    (0, 0, None, "Nothing rolled yet."), (0, 0, "pool", "No d10 pool entries yet."),
+    (1, 1, None, "1 entry."), (50, 4000, None, "Showing the newest 50 of 4,000 entries."),
+    (3, 3, "passages", "3 Passages percentile entries."),
+])
+def test_the_count_says_how_much_is_shown(shown, total, system, text):
+    assert log_view.count_text(shown, total, system) == text
+
+
+def test_a_dice_draw_is_its_faces():
+    assert log_view.draw_text({"system": "pool", "dice": [3, 10, 2]}) == "3 10 2"
+    assert log_view.draw_text({"system": "passages", "base": 40}) == ""
+
+
+# --- secret checks --------------------------------------------------------------------------
+
+SECRET_FLIP = skillcheck.resolve({"system": "flip", "rank": 2, "aspect": 3, "secret": True,
+                                  "cards": ["JC", "10S"]})
+SECRET_POOL = skillcheck.resolve({"system": "pool", "trait": 5, "skill": 7, "secret": True,
+                                  "dice": [8, 8, 9, 1, 2]})
+
+
+def test_a_secret_check_announces_its_total_or_successes():
+    assert table_view.is_secret(SECRET_FLIP) and not table_view.is_secret(None)
+    assert re.search(r'data-announce="total"><span>Total</span> <strong>14</strong>',
+                     table_view.announce_html(SECRET_FLIP))
+    assert "<strong>2</strong>" in table_view.announce_html(SECRET_POOL)
+
+
+FLIP_OPEN = {"system": "flip", "rank": 2, "aspect": 3, "cards": ["JC", "10S"]}
+POOL_OPEN = {"system": "pool", "trait": 5, "skill": 7, "dice": [8, 8, 9, 1, 2]}
+
+
+@pytest.mark.parametrize(("result", "typed", "difficulty", "open_check"), [
+    (SECRET_FLIP, " 15 ", {"dtn": 15}, {**FLIP_OPEN, "dtn": 15}),
+    (SECRET_FLIP, "Very  Easy", {"difficulty": "very easy"},
+     {**FLIP_OPEN, "difficulty": "very easy"}),
+    (SECRET_POOL, "2", {"dr": 2}, {**POOL_OPEN, "dr": 2}),
+    (SECRET_POOL, "two", {"dr": "two"}, None),
+])
+def test_the_gms_difficulty_judges_the_same_draw(result, typed, difficulty, open_check):
+    """The reveal is the check the GM would have made openly, on the same cards or dice."""
+    assert table_view.reveal_difficulty(result["system"], typed) == difficulty
+    request = reveal_request(result, difficulty)
+    if open_check is None:
+        with pytest.raises(skillcheck.InvalidRequest) as caught:
+            skillcheck.resolve(request)
+        assert caught.value.field == "dr"
+        return
+    revealed, expected = skillcheck.resolve(request), skillcheck.resolve(open_check)
+    assert revealed == expected and revealed["outcome"] != "secret"
+
+
+def test_an_empty_reveal_is_refused_with_what_it_takes():
+    with pytest.raises(FieldError) as caught:
+        table_view.reveal_difficulty("flip", "  ")
+    assert caught.value.field == "reveal" and "like 15" in caught.value.reason
+    assert table_view.revealed_note({"dtn": 15}) == (
+        "Revealed by the GM: DTN 15, judged on the same draw.")
+
+
+def test_a_roll_shown_again_says_where_it_came_from_escaped():
+    link = table_view.source_html("link", "<i>29 Nov</i>")
+    assert "Replay of a roll from &lt;i&gt;29 Nov&lt;/i&gt;" in link
+    assert "does not prove the roll was not edited" in link
+    assert "From the log: a roll from" in table_view.source_html("log", "now")
+
+
+@pytest.mark.parametrize("request_", [
+    {"system": "flip", "rank": 2, "aspect": 3, "secret": True},
+    {"system": "flip", "mode": "aspect", "aspect": 6, "secret": True},
+    {"system": "pool", "trait": 5, "skill": 7, "secret": True},
+])
+def test_a_secret_checks_odds_are_a_chart_of_every_total(request_):
+    odds = skillcheck.odds(request_)
+    shown = report.odds_html(odds, skillcheck.SYSTEMS[request_["system"]])
+    bars = dict(re.findall(r'data-total="(-?\d+)" data-fraction="([^"]+)"', shown))
+    assert bars == {str(k): str(v) for k, v in odds["totals"].items()}
+    assert sum(map(Fraction, bars.values())) == 1
+    assert "odds-row" not in shown  # no "secret: 100 %" row
+    word = "number of successes" if request_["system"] == "pool" else "total"
+    assert f'aria-label="Chance of each {word}"' in shown
+    heights = [float(h) for h in re.findall(r"height:([\d.]+)%", shown)]
+    assert max(heights) == 100.0 and len(heights) == len(bars)
