@@ -1,15 +1,15 @@
 """Boot: wire the page's events to the rules engine, then mark <html data-ready="true">.
 
 Data flows one way — form → request → skillcheck → result → HTML — except the player's choice of
-another card, which is the last result's own request with `keep` added. Every handler is guarded:
-InvalidRequest is shown beside its field, anything else as a plain sentence (details go to the
-console), so no traceback ever reaches the page.
+another card, which is the last result's own request with `keep` added (check.py holds the
+result side; table.py the roll log; roster_view.py the saved characters). Every handler is
+guarded: InvalidRequest is shown beside its field, anything else as a plain sentence (details go
+to the console), so no traceback ever reaches the page.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import random
 import traceback
 
@@ -18,41 +18,18 @@ from pyscript import document, web, when, window
 from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
-from app import forms, page, report
+from app import browser, check, forms, links, page, report, roster_view, table
+from app.ui import SOMETHING_WRONG, explain_invalid, guarded, trouble
 
 ODDS_DELAY = 0.12  # seconds of quiet typing before the odds are worked out again
-SOMETHING_WRONG = "Something went wrong. Please try again; the details are in the console."
 
 SKILLS = {skill["name"]: skill for skill in skillcheck.SYSTEMS.get("flip", {}).get("skills", [])}
-state = {"rng": None, "result": None, "odds_task": None}
-
-
-def guarded(handler):
-    """Run an event handler so that no exception escapes to the page."""
-    @functools.wraps(handler)
-    def run(event):
-        try:
-            handler(event)
-        except Exception:  # the page shows a sentence; the console keeps the traceback
-            window.console.error(traceback.format_exc())
-            trouble(SOMETHING_WRONG)
-    return run
-
-
-def trouble(message: str) -> None:
-    web.page["form-error"].textContent = message
+state = {"odds_task": None}
 
 
 def request_now() -> dict:
     system, mode = page.shown()
     return forms.request_from(system, mode, page.controls(page.active_form()))
-
-
-def explain_invalid(form, error: InvalidRequest) -> str:
-    """Show `error` beside its field; returns the message in the field's own words."""
-    if page.show_error(form, error.field, error.reason):
-        return f"{page.label_of(form, error.field)}: {error.reason}"
-    return str(error)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -65,7 +42,9 @@ def show_odds() -> None:
     trouble("")
     system, _ = page.shown()
     try:
-        odds = skillcheck.odds(request_now())
+        request = request_now()
+        roster_view.check_spend(request)
+        odds = skillcheck.odds(request)
     except InvalidRequest as error:
         web.page["odds"].innerHTML = report.problem_html(explain_invalid(form, error))
         return
@@ -88,55 +67,15 @@ def odds_soon() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# flip or roll, and choosing another card
+# flip or roll
 # ---------------------------------------------------------------------------------------------
-
-def perform(request: dict, animate: bool, refit: bool = False) -> None:
-    """Resolve and show `request`. With `refit` (another card chosen), a side whose card count
-    that choice changed — a helper's success gives the primary a card — flips afresh."""
-    form = page.active_form()
-    page.clear_errors(form)
-    trouble("")
-    notes = []
-    while True:
-        try:
-            result = skillcheck.resolve(request, state["rng"])
-            break
-        except InvalidRequest as error:
-            fresh = forms.without(request, error.field) if (
-                refit and error.field.endswith(".cards")) else None
-            if fresh is None:
-                trouble(explain_invalid(form, error))
-                return
-            side = report.side_title(error.field)
-            notes.append(f"{side}: that choice changes how many cards are flipped here, so "
-                         "these were flipped again.")
-            request = fresh
-    state["result"] = result
-    web.page["result"].innerHTML = report.result_html(result, animate=animate, notes=notes)
-    if animate:
-        panel = web.page["result"]._dom_element
-        panel.scrollIntoView(block="nearest",
-                             behavior="auto" if page.reduced_motion() else "smooth")
-
 
 @when("submit", "#check")
 @guarded
 def on_submit(event) -> None:
     event.preventDefault()
     if document.documentElement.dataset.ready == "true":
-        perform(request_now(), animate=True)
-
-
-@when("click", "#result")
-@guarded
-def on_choose_card(event) -> None:
-    button = event.target.closest("[data-keep]")
-    if is_none(button) or state["result"] is None:
-        return
-    request = forms.with_value(state["result"]["request"], button.getAttribute("data-keep-path"),
-                               int(button.getAttribute("data-keep")))
-    perform(request, animate=False, refit=True)
+        check.perform(request_now(), animate=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -149,9 +88,9 @@ def show_system() -> None:
     description = skillcheck.SYSTEMS.get(system, {})
     web.page["roll"].textContent = description.get("button") or "Roll"
     window.history.replaceState(None, "", forms.fragment(system, mode))
-    state["result"] = None
-    web.page["result"].innerHTML = report.placeholder_html(description.get("button") or "Roll")
+    check.clear(description.get("button") or "Roll")
     page.sync(page.active_form())
+    roster_view.render()
     show_odds()
 
 
@@ -159,6 +98,8 @@ def show_system() -> None:
 @guarded
 def on_change(event) -> None:
     target = event.target
+    if not is_none(target.closest(".who")):
+        return  # the character bar has handlers of its own
     if target.name in ("system", "mode"):
         show_system()
         return
@@ -200,14 +141,48 @@ def open_link(fresh: bool) -> None:
     every form back as the page first drew it, as for a newly opened link."""
     if fresh:
         web.page["check"].reset()
-        for group in web.page.find("[data-repeat]"):
+        for group in web.page.find("#check [data-repeat]"):
             page.reset_repeat(group.getAttribute("data-repeat"))
         for picker in web.page.find("[data-skill-picker]"):
             page.apply_skill(picker._dom_element, SKILLS)
-    wanted = forms.route(window.location.hash)
+    fragment = str(window.location.hash)
+    if links.is_replay(fragment):
+        open_replay(fragment)
+        return
+    wanted = forms.route(fragment)
     if wanted and not page.choose(wanted.get("system"), wanted.get("mode")):
         page.choose("flip", "unopposed")
     show_system()
+
+
+def open_replay(fragment: str) -> None:
+    """A replay link: its system's form, and its roll shown again; the link stays in the
+    address, so reloading shows it again."""
+    try:
+        request = links.read_link(fragment)["request"]
+        page.choose(request.get("system"), request.get("mode"))
+    except links.LinkError:
+        pass  # check.open_replay says what is wrong with it
+    show_system()
+    if check.open_replay(fragment):
+        window.history.replaceState(None, "", fragment)
+
+
+def fill_form(mode: str | None, values: dict) -> None:
+    """A saved character's pick: its mode shown if it needs another, then its values, with the
+    chosen skill's own aspect hint and specializations; the sheet's ticks win over the skill's."""
+    system, shown_mode = page.shown()
+    if mode and mode != shown_mode and page.choose(system, mode):
+        show_system()
+    form = page.active_form()
+    page.clear_errors(form)
+    page.set_values(form, values)
+    for picker in form.find("[data-skill-picker]"):
+        if picker.name in values:
+            page.apply_skill(picker._dom_element, SKILLS)
+    page.set_values(form, values)
+    page.sync(form)
+    odds_soon()
 
 
 @when("hashchange", window)
@@ -216,9 +191,18 @@ def on_hashchange(event) -> None:
     open_link(fresh=True)
 
 
+@when("pagehide", window)
+@guarded
+def on_pagehide(event) -> None:
+    browser.run_pending()  # what a roll has not yet written down, before the page goes
+
+
 def boot() -> None:
     seed = forms.seed_from(window.location.search)
-    state["rng"] = random.Random(seed) if seed is not None else None
+    storage = browser.local_storage()
+    table.start(storage)
+    roster_view.start(storage, fill_form)
+    check.start(random.Random(seed) if seed is not None else None, table.log().last_check())
     page.fill_skills(list(SKILLS.values()))
     open_link(fresh=False)  # keep whatever the player typed while Python was loading
     web.page["roll"].disabled = False

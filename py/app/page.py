@@ -55,12 +55,13 @@ def active_form():
     return web.page.find(selector)[0]
 
 
-def controls(form) -> list[tuple[str, str, object]]:
+def controls(form, closed_too: bool = False) -> list[tuple[str, str, object]]:
     """(name, kind, raw) of each control the request is built from: named, enabled, and not
-    tucked in a closed disclosure."""
+    tucked in a closed disclosure (unless `closed_too`: a disclosure that only saves room)."""
     found = []
     for control in form.find("[name]"):
-        if control.disabled or not is_none(control.closest("details:not([open])")):
+        if control.disabled or not closed_too and not is_none(
+                control.closest("details:not([open])")):
             continue
         kind = control.getAttribute("data-kind") or control.type
         found.append((control.name, kind, control.checked if kind == "checkbox" else
@@ -137,13 +138,62 @@ def _is_set(form, name: str) -> bool:
     return bool(control.checked if control.type == "checkbox" else control.value)
 
 
-def fill_skills(skills: list[dict]) -> None:
-    """Offer the rulebook's skill list in every skill picker (once, at boot)."""
-    options = "".join(
+def skill_options(skills: list[dict]) -> str:
+    """<option>s of the rulebook's skills: "Athletics · HS", "Knowledge · AI · Advanced"."""
+    return "".join(
         f'<option value="{escape(s["name"])}">{escape(s["name"])} · {escape(s["aspect"])}'
         f'{" · Advanced" if s.get("type") == "Advanced" else ""}</option>' for s in skills)
+
+
+def fill_skills(skills: list[dict]) -> None:
+    """Offer the rulebook's skill list in every skill picker (once, at boot)."""
+    options = skill_options(skills)
     for select in web.page.find("select[data-skill-picker]"):
         select._dom_element.insertAdjacentHTML("beforeend", options)
+
+
+def set_values(form, values: dict[str, object]) -> None:
+    """Put values into the form's controls by name: ticks take True/False, a yes/no select
+    (data-kind="flag") is set to its "no" for False, anything else takes the value as text."""
+    for name, value in values.items():
+        control = _control(form, name)
+        if control is None:
+            continue
+        if control.type == "checkbox":
+            control.checked = bool(value)
+        elif control.getAttribute("data-kind") == "flag":
+            if not value:
+                control.value = ""
+        else:
+            control.value = "" if value is None else str(value)
+
+
+def set_cap(form, field: str, most: int | None, note: str | None) -> None:
+    """Lower a number box's max to `most` (None: back to the rules' own) with a note beside it."""
+    control = _control(form, field)
+    if control is None:
+        return
+    if not control.hasAttribute("data-rules-max"):
+        control.setAttribute("data-rules-max", control.max)
+    rules = control.getAttribute("data-rules-max")
+    control.max = rules if most is None else str(min(most, int(rules)))
+    set_note(form, field, note)
+
+
+def set_note(form, field: str, text: str | None) -> None:
+    """A standing note beside a control (what a character can spend), or none."""
+    control = _control(form, field)
+    if control is None:
+        return
+    note_id = f"{control.id}-note"
+    old = document.getElementById(note_id)
+    if not is_none(old):
+        old.remove()
+    _describe(control, [note_id], [note_id] if text else [])
+    if text:
+        note = web.p(id=note_id, classes=["field-note"])
+        note.textContent = text
+        control.closest(".field").appendChild(note._dom_element)
 
 
 def apply_skill(select, skills: dict[str, dict]) -> None:

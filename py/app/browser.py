@@ -1,0 +1,155 @@
+"""Small browser services the table features share: localStorage as a Storage, work put off until
+the browser has painted, local times, a file download, the clipboard and a yes/no question.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable
+
+from pyscript import document, web, when, window
+from pyscript.ffi import create_proxy, to_js
+
+from .storage import MemoryStorage, Storage
+from .ui import guarded
+
+
+class LocalStorage:
+    """window.localStorage as a storage.Storage (Pyodide gives JS null as jsnull, not None)."""
+
+    def get(self, key: str) -> str | None:
+        value = window.localStorage.getItem(key)
+        return value if isinstance(value, str) else None
+
+    def set(self, key: str, value: str) -> None:
+        window.localStorage.setItem(key, value)
+
+    def remove(self, key: str) -> None:
+        window.localStorage.removeItem(key)
+
+
+def local_storage() -> Storage:
+    """localStorage, or memory for this session when the browser refuses it (a sandbox, a
+    privacy mode): the stores then warn that nothing is saved."""
+    try:
+        window.localStorage.getItem("skillcheck.probe")
+        return LocalStorage()
+    except Exception:
+        return MemoryStorage()
+
+
+# ---- later: after the result is on screen ------------------------------------------------------
+
+_queue: list[Callable[[], None]] = []
+
+
+def _run_queue(*_) -> None:
+    while _queue:
+        job = _queue.pop(0)
+        try:
+            job()
+        except Exception:  # one failed save must not stop the next
+            window.console.error(traceback.format_exc())
+
+
+_after_paint = create_proxy(lambda *_: window.setTimeout(_run_now, 0))
+_run_now = create_proxy(_run_queue)
+
+
+def later(job: Callable[[], None]) -> None:
+    """Run `job` once the browser has painted what the handler changed (jobs keep their order):
+    saving never holds a roll back. A hidden page paints nothing, so it runs soon instead."""
+    _queue.append(job)
+    if len(_queue) > 1:
+        return
+    if document.hidden:
+        window.setTimeout(_run_now, 0)
+    else:
+        window.requestAnimationFrame(_after_paint)
+
+
+def run_pending() -> None:
+    """Run what is waiting now (the page is being hidden or closed)."""
+    _run_queue()
+
+
+# ---- times, files, clipboard ---------------------------------------------------------------------
+
+_SHORT = to_js({"month": "short", "day": "numeric", "hour": "2-digit", "minute": "2-digit"})
+_LONG = to_js({"dateStyle": "medium", "timeStyle": "medium"})
+
+
+def short_time(iso: str) -> str:
+    """An entry's time in the player's zone and language: "29 Nov, 18:48"."""
+    return window.Date.new(iso).toLocaleString(to_js([]), _SHORT)
+
+
+def long_time(iso: str) -> str:
+    return window.Date.new(iso).toLocaleString(to_js([]), _LONG)
+
+
+def download(name: str, text: str, kind: str = "application/json") -> None:
+    """Offer `text` as a file called `name` (a Blob URL: nothing leaves the browser)."""
+    blob = window.Blob.new(to_js([text]), to_js({"type": kind}))
+    url = window.URL.createObjectURL(blob)
+    link = document.createElement("a")
+    link.href = url
+    link.download = name
+    link.hidden = True
+    document.body.appendChild(link)
+    link.click()
+    link.remove()
+    window.setTimeout(create_proxy(lambda *_: window.URL.revokeObjectURL(url)), 60_000)
+
+
+async def copy_text(text: str) -> bool:
+    """Put `text` on the clipboard; False when the browser does not allow it."""
+    clipboard = getattr(window.navigator, "clipboard", None)
+    if clipboard is None:
+        return False
+    try:
+        await clipboard.writeText(text)
+    except Exception:
+        return False
+    return True
+
+
+# ---- a yes/no question in the page's own <dialog id="confirm"> ---------------------------------
+
+_answer: dict[str, Callable[[], None] | None] = {"yes": None}
+
+
+def ask(question: str, yes: str, then: Callable[[], None]) -> None:
+    """Ask before something that cannot be undone; `then` runs only if the player says `yes`.
+    A modal <dialog>: Escape or "Cancel" says no, and focus returns where it was."""
+    web.page["confirm-text"].textContent = question
+    web.page["confirm-yes"].textContent = yes
+    _answer["yes"] = then
+    dialog = web.page["confirm"]._dom_element
+    dialog.showModal()
+    web.page["confirm-no"]._dom_element.focus()
+
+
+def answer(yes: bool) -> None:
+    then, _answer["yes"] = _answer["yes"], None
+    web.page["confirm"]._dom_element.close()
+    if yes and then is not None:
+        then()
+
+
+@when("click", "#confirm-yes")
+@guarded
+def on_yes(event) -> None:
+    answer(True)
+
+
+@when("click", "#confirm-no")
+@guarded
+def on_no(event) -> None:
+    answer(False)
+
+
+@when("cancel", "#confirm")
+@guarded
+def on_escape(event) -> None:
+    _answer["yes"] = None  # Escape closes the dialog: the answer is no

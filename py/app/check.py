@@ -1,0 +1,203 @@
+"""The result side of the page: a check rolled and shown, or a roll shown again — tapped in the
+log or opened from a replay link — which never draws anything new. Around a result: roll the
+same check again, share it as a link, and the GM's reveal of a secret difficulty.
+
+Data still flows one way: request → skillcheck → result → HTML; then, once the result is on
+screen, the log and the character's stocks are written (table.record, roster_view.spend).
+"""
+
+from __future__ import annotations
+
+import skillcheck
+from pyscript import web, when, window
+from pyscript.ffi import is_none
+from skillcheck import InvalidRequest
+
+from . import browser, forms, links, page, report, roster_view, table, ui
+from .history import reveal_request, strip_draw
+from .storage import stamp, utc_now
+from .table_view import (
+    REVEAL,
+    announce_html,
+    is_secret,
+    reveal_difficulty,
+    revealed_note,
+    source_html,
+)
+
+# shown: what the result panel holds — {"result", "view": None (just rolled) | "log" | "link",
+# "entry": its log entry once written, "time": when it was rolled}. again: the request that
+# "Roll again" repeats (without its draw).
+state: dict = {"rng": None, "shown": None, "again": None}
+
+
+def start(rng, last_check: dict | None) -> None:
+    state["rng"] = rng
+    state["again"] = last_check["request"] if last_check else None
+    web.page["share-honesty"].textContent = links.HONESTY
+    tools()
+
+
+def perform(request: dict, animate: bool, refit: bool = False) -> None:
+    """Resolve and show `request`, then log it and take what it spent. With `refit` (another
+    card chosen), a side whose card count that choice changed flips afresh."""
+    form = page.active_form()
+    page.clear_errors(form)
+    ui.trouble("")
+    notes = []
+    while True:
+        try:
+            roster_view.check_spend(request)
+            result = skillcheck.resolve(request, state["rng"])
+            break
+        except InvalidRequest as error:
+            fresh = forms.without(request, error.field) if (
+                refit and error.field.endswith(".cards")) else None
+            if fresh is None:
+                ui.trouble(ui.explain_invalid(form, error))
+                return
+            side = report.side_title(error.field)
+            notes.append(f"{side}: that choice changes how many cards are flipped here, so "
+                         "these were flipped again.")
+            request = fresh
+    spent, problem = roster_view.spend(result)
+    shown = {"result": result, "view": None, "entry": None, "time": None}
+    state["again"] = result["request"]
+    show(shown, animate=animate, notes=notes + ([problem] if problem else []))
+    table.record(result, spent, shown)
+    if animate:
+        scroll_to_result()
+
+
+def scroll_to_result() -> None:
+    web.page["result"]._dom_element.scrollIntoView(
+        block="nearest", behavior="auto" if page.reduced_motion() else "smooth")
+
+
+def show(shown: dict, animate: bool = False, notes: list[str] = ()) -> None:
+    state["shown"] = shown
+    result = shown["result"]
+    source = source_html(shown["view"], browser.long_time(shown["time"])) if shown["view"] else ""
+    announce = announce_html(result) if is_secret(result) else ""
+    web.page["result"].innerHTML = source + announce + report.result_html(
+        result, animate=animate, notes=tuple(notes))
+    tools()
+
+
+def clear(button: str) -> None:
+    """A clean result panel (another system was chosen)."""
+    state["shown"] = None
+    web.page["result"].innerHTML = report.placeholder_html(button)
+    tools()
+
+
+def tools() -> None:
+    """Roll again, Share and the GM's reveal, for what the panel shows."""
+    shown = state["shown"]
+    result = shown and shown["result"]
+    web.page["result-tools"].hidden = not (shown or state["again"])
+    web.page["roll-again"].hidden = state["again"] is None
+    web.page["share"].hidden = result is None
+    web.page["share-box"].hidden = True
+    reveal = is_secret(result) and result["system"] in REVEAL
+    web.page["reveal-form"].hidden = not reveal
+    if reveal:
+        label, hint, _ = REVEAL[result["system"]]
+        web.page["reveal-label"].textContent = f"GM: {label}"
+        web.page["reveal-hint"].textContent = hint
+        web.page["reveal"].value = ""
+        page.clear_errors(web.page["reveal-form"])
+
+
+def open_replay(fragment: str) -> bool:
+    """Show the roll a replay link carries; a link that cannot be shown says why in the panel."""
+    try:
+        link = links.open_link(fragment)
+    except links.LinkError as error:
+        state["shown"] = None
+        web.page["result"].innerHTML = report.problem_html(
+            f"{error} The page works as usual: flip or roll below.")
+        tools()
+        return False
+    state["again"] = None  # a replay is someone's roll, not one to repeat here
+    show({"result": link["result"], "view": "link", "entry": None, "time": link["time"]})
+    return True
+
+
+# ---- the result panel's controls ---------------------------------------------------------------
+
+@when("click", "#result")
+@ui.guarded
+def on_choose_card(event) -> None:
+    button = event.target.closest("[data-keep]")
+    shown = state["shown"]
+    if is_none(button) or shown is None or shown["view"]:
+        return  # a roll shown again is not played again
+    request = forms.with_value(shown["result"]["request"], button.getAttribute("data-keep-path"),
+                               int(button.getAttribute("data-keep")))
+    perform(request, animate=False, refit=True)
+
+
+@when("click", "#roll-again")
+@ui.guarded
+def on_roll_again(event) -> None:
+    if state["again"] is not None:
+        perform(strip_draw(state["again"]), animate=True)
+
+
+@when("click", "#share")
+@ui.guarded
+async def on_share(event) -> None:
+    shown = state["shown"]
+    if shown is None:
+        return
+    url = links.share_url(str(window.location.href), shown["result"],
+                          shown["time"] or stamp(utc_now()))
+    web.page["share-url"].value = url
+    web.page["share-box"].hidden = False
+    web.page["share-url"]._dom_element.select()
+    copied = await browser.copy_text(url)
+    web.page["share-status"].textContent = (
+        "Link copied: paste it to show this roll." if copied
+        else "Copy the link from the box to show this roll.")
+
+
+@when("submit", "#reveal-form")
+@ui.guarded
+def on_reveal(event) -> None:
+    event.preventDefault()
+    shown, form = state["shown"], web.page["reveal-form"]
+    page.clear_errors(form)
+    if shown is None or not is_secret(shown["result"]):
+        return
+    secret = shown["result"]
+    try:
+        difficulty = reveal_difficulty(secret["system"], web.page["reveal"].value)
+        result = links.replay(reveal_request(secret, difficulty))
+    except InvalidRequest as error:
+        page.show_error(form, "reveal", error.reason)
+        return
+    revealed = {"result": result, "view": shown["view"], "entry": None, "time": shown["time"]}
+    spent, problem = roster_view.spend(result) if shown["view"] != "link" else (None, None)
+    show(revealed, notes=[revealed_note(difficulty), *([problem] if problem else [])])
+    if shown["view"] != "link":  # a link's roll is not in this log
+        table.record(result, spent, revealed, reveals=lambda: shown["entry"])
+
+
+@when("click", "#log-list")
+@ui.guarded
+def on_log_entry(event) -> None:
+    entry = table.entry_of(event)
+    if entry is None:
+        return
+    try:
+        result = links.replay(entry["request"])
+    except (InvalidRequest, links.MissingDraw) as error:
+        ui.trouble("This log entry cannot be shown again "
+                   f"({str(error) or 'its cards or dice are missing'}).")
+        return
+    check = entry if entry["kind"] == "check" else table.log().get(entry["reveals"])
+    state["again"] = check["request"] if check else None
+    show({"result": result, "view": "log", "entry": entry if entry["kind"] == "check" else None,
+          "time": entry["time"]})
+    scroll_to_result()

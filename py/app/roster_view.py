@@ -1,0 +1,280 @@
+"""Saved characters on the page: the bar over the form (who is rolling, what they pick, their
+Luck and XP, undo of the last spend) and the editor dialog (name, notes, stocks, sheets).
+
+Names and notes are player text: they reach the page as text or escaped, never as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+
+import skillcheck
+from pyscript import document, web, when
+from pyscript.ffi import is_none
+
+from . import browser, forms, page, sheet_form, table
+from .characters import (
+    RESOURCES,
+    Roster,
+    SpendError,
+    apply_result,
+    edited,
+    fill,
+    limits,
+    spend_problem,
+    undo_spend,
+)
+from .storage import FieldError, Storage
+from .ui import guarded
+
+PICKED_KEY = "skillcheck.picked"
+GROUPS = tuple(sheet_form.GROUPS)
+state: dict = {"roster": None, "storage": None, "picked": None, "editing": None,
+               "fill": None}
+
+
+def roster() -> Roster:
+    return state["roster"]
+
+
+def start(storage: Storage, fill_form: Callable[[str | None, dict], None]) -> None:
+    """Load the characters; `fill_form(mode, values)` puts a pick into the check form."""
+    state.update(roster=Roster(storage), storage=storage, fill=fill_form)
+    try:
+        picked = int(storage.get(PICKED_KEY) or 0)
+    except Exception:  # unreadable storage, or not a number: nobody is picked
+        picked = 0
+    state["picked"] = picked if roster().get(picked) else None
+    skills = skillcheck.SYSTEMS.get("flip", {}).get("skills", [])
+    template = document.getElementById("flip_skills-template").content
+    template.querySelector("select").insertAdjacentHTML("beforeend", page.skill_options(skills))
+    for control in ("who-character", "who-new"):
+        web.page[control].disabled = False
+    say(" ".join(roster().warnings))
+    render()
+
+
+def picked() -> dict | None:
+    return roster().get(state["picked"]) if state["picked"] else None
+
+
+def say(message: str) -> None:
+    web.page["who-status"].textContent = message
+
+
+def _pick(character_id: int | None) -> None:
+    state["picked"] = character_id
+    try:
+        if character_id:
+            state["storage"].set(PICKED_KEY, str(character_id))
+        else:
+            state["storage"].remove(PICKED_KEY)
+    except Exception:  # which character is picked is a convenience: never worth a warning
+        pass
+
+
+# ---- the bar over the form -----------------------------------------------------------------------
+
+def render() -> None:
+    """The bar for the picked character and the shown system; caps on the shown form."""
+    character = picked()
+    web.page["who-character"].innerHTML = '<option value="">No character</option>' + "".join(
+        f'<option value="{c["id"]}">{escape(c["name"])}</option>' for c in roster().all())
+    web.page["who-character"].value = str(character["id"]) if character else ""
+    system, _ = page.shown()
+    choices = sheet_form.pick_options(character, system) if character else []
+    web.page["who-pick"].innerHTML = '<option value="">Choose what to roll…</option>' + "".join(
+        f'<option value="{escape(value)}">{escape(label)}</option>' for value, label in choices)
+    web.page["who-pick-field"].hidden = not choices
+    web.page["who-stock"].textContent = (
+        f"Luck {character['luck']:,} · XP {character['xp']:,}" if character else "")
+    web.page["who-edit"].hidden = character is None
+    last = character and character["last_spend"]
+    undo = web.page["who-undo"]
+    undo.hidden = not last
+    if last:
+        resource = RESOURCES[last["system"]]
+        undo.textContent = f"Undo last spend ({last['amount']:,} {resource.label})"
+    caps()
+
+
+def caps() -> None:
+    """The shown form's Luck or Insurance box stops at what the picked character has."""
+    system, _ = page.shown()
+    resource = RESOURCES.get(system)
+    if resource is None:
+        return
+    character = picked()
+    most = limits(character, system).get(resource.field) if character else None
+    note = None
+    if character:
+        each = f", {resource.cost} {resource.label} each" if resource.cost > 1 else ""
+        note = (f"{character['name']} has {character[resource.stock]:,} {resource.label}: "
+                f"at most {most}{each}.")
+    page.set_cap(page.active_form(), resource.field, most, note)
+
+
+def check_spend(request: dict) -> None:
+    """Before rolling: FieldError beside the Luck or Insurance box when the picked character
+    cannot offer what the request offers."""
+    character = picked()
+    problem = character and spend_problem(character, request)
+    if problem:
+        raise FieldError(RESOURCES[request["system"]].field, problem)
+
+
+def spend(result: dict) -> tuple[dict | None, str | None]:
+    """Take what `result` spent from the picked character: (spend record or None, a problem
+    to show or None)."""
+    character = picked()
+    if character is None:
+        return None, None
+    try:
+        spent, record = apply_result(character, result)
+    except SpendError as error:
+        return None, str(error)
+    if record is not None:
+        say(" ".join([record["text"], *roster().update(spent)]))
+        render()
+    return record, None
+
+
+@when("change", "#who-character")
+@guarded
+def on_character(event) -> None:
+    value = event.target.value
+    _pick(int(value) if value else None)
+    say("")
+    render()
+
+
+@when("change", "#who-pick")
+@guarded
+def on_pick(event) -> None:
+    character, name = picked(), event.target.value
+    if character is None or not name:
+        return
+    system, mode = page.shown()
+    state["fill"](*sheet_form.form_values(system, mode, name, fill(character, system, name)))
+    say(f"{character['name']}: {name}. The GM sets the difficulty and modifiers.")
+
+
+@when("click", "#who-undo")
+@guarded
+def on_undo(event) -> None:
+    character = picked()
+    if character is None:
+        return
+    try:
+        restored, undo = undo_spend(character)
+    except SpendError as error:
+        say(str(error))
+        return
+    say(" ".join([undo["text"], *roster().update(restored)]))
+    table.record_undo(undo)
+    render()
+
+
+# ---- the editor ----------------------------------------------------------------------------------
+
+def _editor():
+    return web.page["character-form"]
+
+
+def open_editor(character: dict | None) -> None:
+    state["editing"] = character["id"] if character else None
+    form = _editor()
+    page.clear_errors(form)
+    web.page["editor-error"].textContent = ""
+    web.page["editor-title"].textContent = (f"Edit {character['name']}" if character
+                                            else "New character")
+    rows, values = sheet_form.editor_values(character)
+    for group in GROUPS:
+        page.reset_repeat(group)
+        for _ in range(rows[group]):
+            page.repeat_add(group)
+    page.set_values(form, values)
+    for details in form.find("details"):
+        details.open = False
+    web.page["editor-delete"].hidden = character is None
+    web.page["character-editor"]._dom_element.showModal()
+    web.page["ce-name"]._dom_element.focus()
+
+
+def close_editor() -> None:
+    web.page["character-editor"]._dom_element.close()
+
+
+def save() -> None:
+    form = _editor()
+    page.clear_errors(form)
+    web.page["editor-error"].textContent = ""
+    where: dict[str, str] = {}
+    try:
+        fields, where = sheet_form.character_fields(
+            forms.tree_from(page.controls(form, closed_too=True)))
+        if state["editing"]:
+            character = edited(roster().get(state["editing"]), **fields)
+            warnings = roster().update(character)
+        else:
+            character, warnings = roster().create(fields.pop("name"), **fields)
+    except FieldError as error:
+        control = sheet_form.control_for(error.field, where) or error.field
+        shown = page.show_error(form, control, error.reason)
+        label = page.label_of(form, control) if shown else error.field
+        web.page["editor-error"].textContent = f"{label}: {error.reason}"
+        return
+    close_editor()
+    _pick(character["id"])
+    say(" ".join([f"Saved {character['name']}.", *warnings]))
+    render()
+
+
+@when("click", "#who-new")
+@guarded
+def on_new(event) -> None:
+    open_editor(None)
+
+
+@when("click", "#who-edit")
+@guarded
+def on_edit(event) -> None:
+    open_editor(picked())
+
+
+@when("submit", "#character-form")
+@guarded
+def on_save(event) -> None:
+    event.preventDefault()
+    save()
+
+
+@when("click", "#character-form")
+@guarded
+def on_editor_button(event) -> None:
+    button = event.target.closest("button")
+    if is_none(button):
+        return
+    if button.hasAttribute("data-add-item"):
+        group = button.getAttribute("data-add-item")
+        page.repeat_add(group)
+        rows = web.page.find(f'[data-repeat="{group}"] [data-repeat-item]')
+        rows[len(rows) - 1].find("input, select")[0]._dom_element.focus()
+    elif button.hasAttribute("data-remove-item"):
+        page.repeat_remove(button)
+    elif button.id == "editor-cancel":
+        close_editor()
+    elif button.id == "editor-delete":
+        character = roster().get(state["editing"])
+        browser.ask(f"Delete {character['name']}? Their sheet, Luck and XP are forgotten; the "
+                    "log keeps what they spent.", "Delete", lambda: delete(character))
+
+
+def delete(character: dict) -> None:
+    warnings = roster().delete(character["id"])
+    if state["picked"] == character["id"]:
+        _pick(None)
+    close_editor()
+    say(" ".join([f"Deleted {character['name']}.", *warnings]))
+    render()

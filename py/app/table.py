@@ -1,0 +1,150 @@
+"""The roll log panel: every check, reveal and spend kept in localStorage, newest first, filtered
+by system, exported to a JSON file and imported back, cleared after a question.
+
+Rolls are written down after the result is on screen (browser.later), in the order they
+happened; only the newest PAGE entries are drawn until the player asks for more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pyscript import web, when
+from pyscript.ffi import is_none
+
+from . import browser, log_view
+from .history import LogFileError, RollLog
+from .storage import MemoryStorage, Storage
+from .ui import guarded
+
+state: dict = {"log": None, "system": "", "shown": log_view.PAGE}
+
+
+def log() -> RollLog:
+    return state["log"]
+
+
+def start(storage: Storage) -> None:
+    """Load the log (a damaged one is backed up: the warnings say where) and draw it."""
+    state["log"] = RollLog(storage)
+    web.page["log-filter"].innerHTML = log_view.filter_options_html()
+    say(" ".join(state["log"].warnings))
+    render()
+
+
+def say(message: str, problem: bool = False) -> None:
+    status = web.page["log-status"]
+    status.textContent = message
+    status._dom_element.classList.toggle("problem", problem)
+
+
+def render() -> None:
+    system = state["system"] or None
+    entries = log().entries(system)
+    shown = entries[:state["shown"]]
+    web.page["log-list"].innerHTML = log_view.list_html(shown, browser.short_time)
+    web.page["log-count"].textContent = log_view.count_text(len(shown), len(entries), system)
+    web.page["log-more"].hidden = len(shown) >= len(entries)
+    for control in ("log-export", "log-clear"):
+        web.page[control].disabled = not len(log())
+
+
+# ---- recording: after the result is painted ------------------------------------------------------
+
+def _done(warnings: list[str]) -> None:
+    if warnings:
+        say(" ".join(warnings), problem=True)
+    render()
+
+
+def record(result: dict, spend: dict | None, shown: dict,
+           reveals: Callable[[], dict | None] | None = None) -> None:
+    """Log a check (or, with `reveals` giving the secret check's entry, its reveal) and what it
+    spent; `shown` gets the entry and its time, for sharing and for a later reveal."""
+    def job() -> None:
+        if reveals is None:
+            entry, warnings = log().record_check(result)
+        else:
+            secret = reveals()
+            if secret is None:
+                return
+            entry, warnings = log().record_reveal(secret["id"], result)
+        shown.update(entry=entry, time=entry["time"])
+        if spend is not None:
+            warnings += log().record_spend(spend, entry["id"])[1]
+        _done(warnings)
+    browser.later(job)
+
+
+def record_undo(undo: dict) -> None:
+    browser.later(lambda: _done(log().record_undo(undo)[1]))
+
+
+def entry_of(event) -> dict | None:
+    """The logged check or reveal a tap in the list chose."""
+    button = event.target.closest("[data-entry]")
+    if is_none(button):
+        return None
+    return log().get(int(button.getAttribute("data-entry")))
+
+
+# ---- the panel's controls ------------------------------------------------------------------------
+
+@when("change", "#log-filter")
+@guarded
+def on_filter(event) -> None:
+    state["system"] = event.target.value
+    state["shown"] = log_view.PAGE
+    render()
+
+
+@when("click", "#log-more")
+@guarded
+def on_more(event) -> None:
+    state["shown"] += log_view.PAGE
+    render()
+
+
+@when("click", "#log-export")
+@guarded
+def on_export(event) -> None:
+    browser.download(log().export_name(), log().export_json())
+    say(f"Exported {log_view.entries(len(log()))} as {log().export_name()}.")
+
+
+@when("change", "#log-import")
+@guarded
+async def on_import(event) -> None:
+    files = event.target.files
+    if not files.length:
+        return
+    text = await files.item(0).text()
+    event.target.value = ""  # the same file can be chosen again
+    try:
+        count, _ = RollLog(MemoryStorage()).import_json(text)  # read it before asking
+    except LogFileError as error:
+        say(str(error), problem=True)
+        return
+
+    def replace() -> None:
+        _, warnings = log().import_json(text)
+        state["shown"] = log_view.PAGE
+        say(" ".join([f"Imported {log_view.entries(count)}.", *warnings]))
+        render()
+
+    if len(log()):
+        browser.ask(f"Replace your roll log ({log_view.entries(len(log()))}) with this file's "
+                    f"{log_view.entries(count)}?", "Replace my log", replace)
+    else:
+        replace()
+
+
+@when("click", "#log-clear")
+@guarded
+def on_clear(event) -> None:
+    def clear() -> None:
+        warnings = log().clear()
+        say(" ".join(["The log was cleared.", *warnings]))
+        render()
+    browser.ask(f"Clear the roll log ({log_view.entries(len(log()))})? Export it first to keep "
+                "a copy.", "Clear the log", clear)
