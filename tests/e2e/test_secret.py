@@ -1,0 +1,137 @@
+"""Secret difficulties on a phone: the odds become the chance of each total, the player announces
+the total or successes, the GM types the difficulty and the same draw is judged (never rolled
+again), and the log keeps the check, its reveal and whatever Luck the reveal spent."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import skillcheck
+from playwright.sync_api import Page, expect
+from test_page import error_beside, fill, labelled, open_form, result_images
+from test_table import (
+    LOG_ENTRIES,
+    READY,
+    log_size,
+    new_character,
+    pick,
+    pool_sheet,
+    roll,
+    stock,
+    stored_log,
+)
+
+FLIP = {"system": "flip", "rank": 2, "aspect": 3}
+POOL = {"system": "pool", "trait": 5, "skill": 7, "bonus": 0}
+
+
+def chart(page: Page, odds: dict) -> None:
+    """Wait until the odds panel's chart has one bar per possible total, at the engine's odds."""
+    wanted = {int(total): Fraction(p) for total, p in odds["totals"].items()}
+    bars = page.locator("#odds .chart li")
+    expect(bars).to_have_count(len(wanted))
+    shown = {int(bars.nth(i).get_attribute("data-total")):
+             Fraction(bars.nth(i).get_attribute("data-fraction")) for i in range(bars.count())}
+    assert shown == wanted
+    expect(page.locator("#odds .odds-row")).to_have_count(0)
+
+
+def reveal(page: Page, label: str, typed: str) -> None:
+    page.get_by_label(label).fill(typed)
+    page.get_by_role("button", name="GM: reveal").click()
+
+
+def test_a_secret_flip_is_announced_then_the_gm_reveals_it_on_the_same_cards(app):
+    form = open_form(app, "flip", "unopposed")
+    fill(form, "Secret difficulty", True)
+    expect(labelled(form, "Difficulty")).to_be_disabled()
+    chart(app, skillcheck.odds({**FLIP, "secret": True}))
+    fill(form, "My cards", "JC 10S")
+    roll(app)
+    secret = skillcheck.resolve({**FLIP, "secret": True, "cards": ["JC", "10S"]})
+    expect(app.locator("#result .headline")).to_contain_text("Secret")
+    expect(app.locator("#result .announce")).to_contain_text(f"Total {secret['total']}")
+    cards = result_images(app)
+
+    reveal(app, "GM: DTN or difficulty", "15")
+    revealed = skillcheck.resolve({**FLIP, "dtn": 15, "cards": ["JC", "10S"]})
+    expect(app.locator("#result .headline")).to_contain_text(revealed["outcome"],
+                                                             ignore_case=True)
+    expect(app.locator("#result .note")).to_have_text(
+        "Revealed by the GM: DTN 15, judged on the same draw.")
+    assert result_images(app) == cards
+    expect(app.get_by_role("button", name="GM: reveal")).to_be_hidden()
+    app.wait_for_function("() => JSON.parse(localStorage.getItem('skillcheck.log'))"
+                          ".entries.some(e => e.kind === 'reveal')")
+    entries = stored_log(app)["entries"]
+    assert [e["kind"] for e in entries] == ["check", "reveal"]
+    assert entries[1]["reveals"] == entries[0]["id"]
+    assert entries[1]["outcome"] == revealed["outcome"]
+    log = app.locator(LOG_ENTRIES)
+    expect(log.first).to_contain_text(f"Revealed: {revealed['outcome']}", ignore_case=True)
+    expect(log.nth(1)).to_contain_text("Secret")
+
+    app.reload()  # later, from the log: the same secret, judged against another difficulty
+    app.locator(READY).wait_for(state="attached")
+    log.nth(1).click()
+    expect(app.locator("#result .announce")).to_contain_text(f"Total {secret['total']}")
+    reveal(app, "GM: DTN or difficulty", "Very Easy")
+    easy = skillcheck.resolve({**FLIP, "difficulty": "very easy", "cards": ["JC", "10S"]})
+    expect(app.locator("#result .headline")).to_contain_text(easy["outcome"], ignore_case=True)
+    expect(app.locator("#result")).to_contain_text("From the log: a roll from")
+    app.wait_for_function("() => JSON.parse(localStorage.getItem('skillcheck.log'))"
+                          ".entries.length === 3")
+    last = stored_log(app)["entries"][-1]
+    assert last["kind"] == "reveal" and last["reveals"] == entries[0]["id"]
+    assert last["request"]["difficulty"] == "very easy"
+
+
+def test_a_difficulty_the_rules_refuse_is_named_beside_the_gms_box(app):
+    form = open_form(app, "flip", "aspect")
+    fill(form, "Secret difficulty", True)
+    roll(app)
+    box = app.get_by_label("GM: DTN or difficulty")
+    before = log_size(app)
+    reveal(app, "GM: DTN or difficulty", "tricky")
+    assert re.match(r"^Must be one of .*very hard", error_beside(app, box))
+    reveal(app, "GM: DTN or difficulty", "")
+    assert error_beside(app, box).startswith("Is needed: a number like 15")
+    expect(app.locator("#result .headline")).to_contain_text("Secret")
+    app.wait_for_timeout(300)
+    assert log_size(app) == before
+    reveal(app, "GM: DTN or difficulty", "very hard")
+    expect(app.locator("#result .note")).to_contain_text("difficulty very hard")
+    expect(box).not_to_have_attribute("aria-invalid", "true")
+
+
+def test_a_secret_dr_spends_luck_only_when_the_gm_reveals_it(app):
+    form = open_form(app, "pool")
+    new_character(app, "Vex", luck=2, sheet=pool_sheet)
+    pick(app, "Lockpicking")
+    fill(form, "Secret DR", True)
+    expect(labelled(form, "DR")).to_be_disabled()
+    chart(app, skillcheck.odds({**POOL, "luck": 2, "secret": True}))
+    fill(form, "My dice", "8 8 9 1 2")
+    roll(app)
+    secret = skillcheck.resolve({**POOL, "luck": 2, "secret": True, "dice": [8, 8, 9, 1, 2]})
+    assert secret["luck_used"] == 0
+    expect(app.locator("#result .announce")).to_contain_text(
+        f"Successes {secret['successes']}")
+    expect(stock(app)).to_have_text("Luck 2 · XP 0")  # nothing spent while the DR is secret
+
+    reveal(app, "GM: DR", "3")
+    revealed = skillcheck.resolve({**POOL, "luck": 2, "dr": 3, "dice": [8, 8, 9, 1, 2]})
+    expect(app.locator("#result .headline")).to_contain_text(revealed["outcome"],
+                                                             ignore_case=True)
+    expect(stock(app)).to_have_text(f"Luck {2 - revealed['luck_used']} · XP 0")
+    app.wait_for_function("() => JSON.parse(localStorage.getItem('skillcheck.log'))"
+                          ".entries.some(e => e.kind === 'spend')")
+    entries = stored_log(app)["entries"]
+    assert [e["kind"] for e in entries] == ["check", "reveal", "spend"]
+    assert entries[2]["check"] == entries[1]["id"] and entries[2]["amount"] == 1
+
+    app.reload()
+    app.locator(READY).wait_for(state="attached")
+    expect(stock(app)).to_have_text("Luck 1 · XP 0")
+    expect(app.locator("#log-list > li")).to_have_count(3)
