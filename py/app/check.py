@@ -1,6 +1,6 @@
 """The result side of the page: a check rolled and shown, or a roll shown again — tapped in the
 log or opened from a replay link — which never draws anything new. Around a result: roll the
-same check again, share it as a link, and the GM's reveal of a secret difficulty.
+same check again (Re-roll), share it as a link, and the GM's reveal of a secret difficulty.
 
 Data still flows one way: request → skillcheck → result → HTML; then, once the result is on
 screen, the log and the character's stocks are written (table.record, roster_view.spend).
@@ -27,7 +27,7 @@ from .table_view import (
 
 # shown: what the result panel holds — {"result", "view": None (just rolled) | "log" | "link",
 # "entry": its log entry once written, "time": when it was rolled}. again: the request that
-# "Roll again" repeats (without its draw).
+# "Re-roll" repeats (without its draw).
 state: dict = {"rng": None, "shown": None, "again": None}
 
 
@@ -92,7 +92,7 @@ def clear(button: str) -> None:
 
 
 def tools() -> None:
-    """Roll again, Share and the GM's reveal, for what the panel shows."""
+    """Re-roll, Share and the GM's reveal, for what the panel shows."""
     shown = state["shown"]
     result = shown and shown["result"]
     web.page["result-tools"].hidden = not (shown or state["again"])

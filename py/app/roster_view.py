@@ -157,7 +157,9 @@ def on_pick(event) -> None:
         return
     system, mode = page.shown()
     state["fill"](*sheet_form.form_values(system, mode, name, fill(character, system, name)))
-    say(f"{character['name']}: {name}. The GM sets the difficulty and modifiers.")
+    web.page["who-pick"].value = ""  # the same pick can fill the form again after edits
+    say(f"{character['name']}: {name} is in the form. The GM sets the difficulty and "
+        "modifiers.")
 
 
 @when("click", "#who-undo")

@@ -81,10 +81,13 @@ def test_precache_lists_every_file_with_its_hash(dist):
 
 
 def test_reloads_and_rolls_with_the_server_stopped(first_visit):
-    first_visit.server.close()
     page = first_visit.page
+    roll_passages(page)
+    expect(page.locator("#log-list .log-entry")).to_have_count(1)  # written once it is shown
+    first_visit.server.close()
     page.reload()
     page.locator("html[data-ready='true']").wait_for(state="attached", timeout=SW_TIMEOUT_MS)
+    expect(page.locator("#log-list .log-entry")).to_have_count(1)  # the log from before
     roll_passages(page)
 
 

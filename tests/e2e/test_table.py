@@ -308,7 +308,7 @@ def test_roll_again_repeats_the_request_with_a_new_draw_even_after_a_reload(fres
     rng = random.Random(11)
     roll(page)
     assert result_images(page) == expected_images(skillcheck.resolve(request, rng))
-    page.get_by_role("button", name="Roll again").click()
+    page.get_by_role("button", name="Re-roll").click()
     again = skillcheck.resolve(request, rng)
     expect(page.locator("#result [role=img]").first).to_have_attribute(
         "aria-label", expected_images(again)[0])
@@ -319,9 +319,9 @@ def test_roll_again_repeats_the_request_with_a_new_draw_even_after_a_reload(fres
 
     page.reload()
     page.locator(READY).wait_for(state="attached")
-    fill(page.locator("#form-pool"), "Trait", 3)  # the form changed: Roll again does not care
+    fill(page.locator("#form-pool"), "Trait", 3)  # the form changed: Re-roll does not care
     before = log_size(page)
-    page.get_by_role("button", name="Roll again").click()
+    page.get_by_role("button", name="Re-roll").click()
     expect(page.locator("#result [data-fact=successes]")).to_be_visible()
     assert len(result_images(page)) == 6
     page.wait_for_function("n => JSON.parse(localStorage.getItem('skillcheck.log'))"
@@ -546,7 +546,7 @@ def test_a_shared_link_shows_the_same_roll_in_another_browser_and_never_rolls(ap
     assert result_images(other) == images
     assert other.locator("#result .explain li").all_inner_texts() == explain
     expect(result.locator(".keep-this").first).to_be_hidden()
-    expect(other.get_by_role("button", name="Roll again")).to_be_hidden()
+    expect(other.get_by_role("button", name="Re-roll")).to_be_hidden()
     assert other.evaluate("localStorage.getItem('skillcheck.log')") is None
     assert other.evaluate("location.hash") == url[url.index("#"):]
     other.reload()  # the link stays in the address: reloading shows the roll again
