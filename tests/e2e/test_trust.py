@@ -1,5 +1,6 @@
 """Trust, in the browser: fair draws from crypto.getRandomValues, hostile input that only ever gets
-a message beside its field, and a Content-Security-Policy that nothing the page does violates.
+a message beside its field, saved data that is damaged, newer or cannot be written, and a
+Content-Security-Policy that nothing the page does violates.
 
 Python runs inside the booted page through PyScript's own `whenDefined("py")` (exported by the
 vendored core.js), which hands over the interpreter the glue itself runs on: the draws below are
@@ -7,9 +8,8 @@ the page's, not a test double's. One "watched" page, booted once for this module
 crypto.getRandomValues call and records every CSP violation, page error and console error from
 before the first byte of the page runs.
 
-Not here yet, because the page does not wire them yet: storage faults (bad JSON, wrong shape, a
-full quota) and garbage replay links — py/app/storage.py, history.py and links.py are tested
-under CPython (test_history.py, test_links.py) but main.py does not use them so far.
+Garbage replay links and character names holding HTML are tested with the table features
+(test_table.py); damaged storage is tested under CPython too (test_history.py).
 """
 
 from __future__ import annotations
@@ -214,6 +214,85 @@ def test_hostile_numbers_in_every_box_get_a_message_beside_it(clean, system, mod
                 expect(field.locator(".field-error"), where).to_have_count(0)
             box.fill(start)
     roll(clean)  # and the form still works
+
+
+# --- saved data that cannot be trusted or written ------------------------------------------------
+
+PRELOAD = """items => {
+  if (sessionStorage.getItem("__preloaded")) return;  // the first load only, not a reload
+  sessionStorage.setItem("__preloaded", "1");
+  for (const [key, value] of Object.entries(items)) localStorage.setItem(key, value);
+}"""
+FILLS_UP = """const realSetItem = Storage.prototype.setItem;
+Storage.prototype.setItem = function (key, value) {
+  if (window.__storageFull) throw new DOMException("The quota has been exceeded.",
+                                                   "QuotaExceededError");
+  return realSetItem.call(this, key, value);
+};"""
+DAMAGED_LOG = "{not json"
+ODD_CHARACTERS = json.dumps({"version": 1, "kind": "skillcheck.characters", "characters": "oops"})
+NEWER_LOG = json.dumps({"version": 99, "kind": "skillcheck.log", "entries": [{"from": "later"}]})
+
+
+def open_with(fresh_context, app_url, boot, items: dict | None = None, script: str = ""):
+    """A new phone page whose localStorage holds `items` before the app first reads it."""
+    if items:
+        fresh_context.add_init_script(f"({PRELOAD})({json.dumps(items)})")
+    if script:
+        fresh_context.add_init_script(script)
+    page = fresh_context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(f"pageerror: {error}"))
+    page.on("console", lambda m: m.type == "error" and errors.append(f"console: {m.text}"))
+    return boot(page, app_url), errors
+
+
+def stored(page: Page, key: str) -> str | None:
+    return page.evaluate("key => localStorage.getItem(key)", key)
+
+
+def backup_named(page: Page, status: str, raw: str) -> None:
+    """The status names the key the damaged data was copied to, and it holds it unchanged."""
+    text = page.locator(status).inner_text()
+    assert "could not be read" in text, text
+    key = re.search(r"“([^”]+)”", text).group(1)
+    assert stored(page, key) == raw
+
+
+def test_damaged_saved_data_is_kept_aside_named_and_the_page_rolls_on(fresh_context, app_url,
+                                                                       boot):
+    page, errors = open_with(fresh_context, app_url, boot, {"skillcheck.log": DAMAGED_LOG,
+                                                           "skillcheck.characters": ODD_CHARACTERS})
+    backup_named(page, "#log-status", DAMAGED_LOG)
+    backup_named(page, "#who-status", ODD_CHARACTERS)
+    roll(page)
+    expect(page.locator("#log-list li")).to_have_count(1)
+    backup_named(page, "#log-status", DAMAGED_LOG)  # still there after the first save
+    assert errors == []
+
+
+def test_a_log_from_a_newer_version_is_never_overwritten(fresh_context, app_url, boot):
+    page, errors = open_with(fresh_context, app_url, boot, {"skillcheck.log": NEWER_LOG})
+    expect(page.locator("#log-status")).to_contain_text("newer version")
+    roll(page)
+    expect(page.locator("#log-list li")).to_have_count(1)  # this session's roll, in memory
+    assert stored(page, "skillcheck.log") == NEWER_LOG
+    assert errors == []
+
+
+def test_full_storage_is_said_and_the_saved_log_is_left_as_it_was(fresh_context, app_url, boot):
+    page, errors = open_with(fresh_context, app_url, boot, script=FILLS_UP)
+    roll(page)
+    page.wait_for_function("localStorage.getItem('skillcheck.log') !== null")
+    saved = stored(page, "skillcheck.log")
+    page.evaluate("window.__storageFull = true")
+    roll(page)
+    expect(page.locator("#log-status")).to_contain_text("could not be saved")
+    expect(page.locator("#log-list li")).to_have_count(2)
+    roll(page)  # and again: the page keeps working, the warning stays
+    expect(page.locator("#log-list li")).to_have_count(3)
+    assert stored(page, "skillcheck.log") == saved
+    assert errors == []
 
 
 # --- the Content-Security-Policy ----------------------------------------------------------------
