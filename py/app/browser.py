@@ -75,17 +75,18 @@ def run_pending() -> None:
 
 # ---- times, files, clipboard ---------------------------------------------------------------------
 
+_LOCALES = to_js([])  # the browser's own language
 _SHORT = to_js({"month": "short", "day": "numeric", "hour": "2-digit", "minute": "2-digit"})
 _LONG = to_js({"dateStyle": "medium", "timeStyle": "medium"})
 
 
 def short_time(iso: str) -> str:
     """An entry's time in the player's zone and language: "29 Nov, 18:48"."""
-    return window.Date.new(iso).toLocaleString(to_js([]), _SHORT)
+    return window.Date.new(iso).toLocaleString(_LOCALES, _SHORT)
 
 
 def long_time(iso: str) -> str:
-    return window.Date.new(iso).toLocaleString(to_js([]), _LONG)
+    return window.Date.new(iso).toLocaleString(_LOCALES, _LONG)
 
 
 def download(name: str, text: str, kind: str = "application/json") -> None:

@@ -10,6 +10,8 @@ Data attributes index.html uses:
                           .aspect-hint and the Advanced boxes of its [data-skill-scope]
   data-repeat="GROUP"     a list of [data-repeat-item] blocks named GROUP.N.field, at most
                           data-max, added from <template id="GROUP-template">
+  data-rules-max          set by set_cap: the max the rules allow, while a character's stock
+                          lowers the box's own max
 """
 
 from __future__ import annotations

@@ -162,8 +162,12 @@ def test_export_then_import_gives_back_exactly_the_same_log(app, tmp_path):
     for dice in ("7", "55", "100"):
         fill(form, "My dice", dice)
         roll(app)
+    app.evaluate("""() => { window.violations = [];
+        document.addEventListener("securitypolicyviolation", e => violations.push(e.blockedURI));
+    }""")
     with app.expect_download() as download:
         log_panel(app).get_by_role("button", name="Export").click()
+    assert app.evaluate("violations") == []  # a Blob URL download is within the page's CSP
     assert re.fullmatch(r"skillcheck-log-\d{4}-\d\d-\d\d\.json",
                         download.value.suggested_filename)
     exported = tmp_path / download.value.suggested_filename
