@@ -74,6 +74,24 @@ def test_an_error_beside_a_field_passes_axe(booted):
     assert audit(booted) == []
 
 
+def test_the_table_passes_axe_with_a_log_a_share_link_and_the_editor_open(screen):
+    open_system(screen, "swift")
+    roll(screen)
+    settle(screen)
+    screen.locator("#share").click()
+    expect(screen.locator("#share-url")).not_to_have_value("")
+    expect(screen.locator("#log-list li").first).to_be_visible()
+    assert audit(screen) == []
+    screen.locator("#who-new").click()
+    editor = screen.locator("#character-editor")
+    expect(editor).to_be_visible()
+    try:
+        assert audit(screen) == []
+    finally:
+        screen.keyboard.press("Escape")
+        expect(editor).to_be_hidden()
+
+
 BACKGROUND = "getComputedStyle(document.body).backgroundColor.match(/\\d+/g).slice(0, 3)"
 COLOURS = """el => [getComputedStyle(el).color, getComputedStyle(el).backgroundColor]
     .map(c => c.match(/[\\d.]+/g).map(Number))"""

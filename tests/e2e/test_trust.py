@@ -365,3 +365,23 @@ def test_no_violation_rolling_every_system_refreshing_odds_and_from_the_service_
     assert clean.evaluate("navigator.serviceWorker.controller !== null")
     open_system(clean, "flip", "opposed")
     roll(clean)
+
+
+def test_no_violation_at_the_table_sharing_exporting_and_saving_a_character(clean):
+    """The forms the table features add submit through the glue, the export is a Blob URL, and
+    a replay link opens from the address: none of it needs more than the policy allows."""
+    open_system(clean, "pool")
+    roll(clean)
+    clean.locator("#share").click()
+    link = clean.locator("#share-url")
+    expect(link).not_to_have_value("")
+    with clean.expect_download():
+        clean.locator("#log-export").click()
+    clean.locator("#who-new").click()
+    editor = clean.locator("#character-editor")
+    editor.get_by_label("Name", exact=True).fill("Tess")
+    editor.get_by_role("button", name="Save").click()
+    expect(clean.locator("#who-status")).to_contain_text("Saved Tess")
+    clean.goto(link.input_value())
+    clean.locator(READY).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+    expect(clean.locator("#result .placeholder")).to_have_count(0)
