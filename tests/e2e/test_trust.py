@@ -42,7 +42,12 @@ crypto.getRandomValues = (array) => {
 RUN_PYTHON = """async (code) => {
   const core = await import(new URL("static/vendor/pyscript/core.js", document.baseURI).href);
   const { interpreter } = await core.whenDefined("py");
-  return interpreter.runPython(code);
+  const scratch = interpreter.globals.get("dict")();  // leave the glue's own globals alone
+  try {
+    return interpreter.runPython(code, { globals: scratch });
+  } finally {
+    scratch.destroy();
+  }
 }"""
 READY = "html[data-ready='true']"
 BOOT_TIMEOUT_MS = 60_000
@@ -50,7 +55,8 @@ SOMETHING_WRONG = "Something went wrong"
 
 
 def run_python(page: Page, code: str):
-    """Evaluate `code` (its last line an expression) in the page's own interpreter."""
+    """Evaluate `code` (its last line an expression) in the page's own interpreter, in a
+    namespace of its own."""
     return page.evaluate(RUN_PYTHON, code)
 
 
@@ -106,7 +112,7 @@ FORMS = [("flip", "unopposed"), ("flip", "aspect"), ("flip", "opposed"), ("flip"
 # --- fair draws ---------------------------------------------------------------------------------
 
 DRAWS = r"""
-import json, random
+import json
 from collections import Counter
 import skillcheck
 from skillcheck.draw import make_rng
