@@ -30,6 +30,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from tools.page_macros import MacroError, expand
+
 ROOT = Path(__file__).resolve().parent
 DIST = ROOT / "dist"
 VENV = ROOT / ".venv"
@@ -119,6 +121,7 @@ def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True) -> Path:
     staging.mkdir(parents=True)
     for name in TOP_FILES:
         shutil.copy2(src / name, staging / name)
+    expand_macros(staging / "index.html")
     for path in _files(src / "static"):
         if path.relative_to(src).as_posix() != SW_TEMPLATE:
             _copy_into(path, src, staging)
@@ -137,6 +140,15 @@ def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True) -> Path:
     shutil.rmtree(out, ignore_errors=True)
     staging.rename(out)
     return out
+
+
+def expand_macros(page: Path) -> None:
+    """The page's build-time macros (tools/page_macros.py) become plain HTML, before the page is
+    checked, given its security policy and precached."""
+    try:
+        page.write_text(expand(page.read_text(encoding="utf-8")), encoding="utf-8")
+    except MacroError as error:
+        raise BuildError(f"index.html: {error}") from None
 
 
 def _files(folder: Path, suffix: str = "") -> list[Path]:

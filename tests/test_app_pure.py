@@ -13,8 +13,10 @@ import skillcheck
 from app import forms, render, report
 from skillcheck.draw import DECK, card_value
 
+from tools.page_macros import expand
+
 ROOT = Path(__file__).resolve().parents[1]
-INDEX = (ROOT / "index.html").read_text(encoding="utf-8")
+INDEX = expand((ROOT / "index.html").read_text(encoding="utf-8"))  # the page the browser gets
 
 
 # --- forms: controls → request ----------------------------------------------------------------

@@ -25,6 +25,8 @@ from hypothesis import strategies as st
 from skillcheck import SYSTEMS, InvalidRequest, odds, resolve
 from skillcheck.__main__ import main as cli_main
 
+from tools.page_macros import expand
+
 ROOT = Path(__file__).resolve().parents[1]
 FUZZ = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -210,7 +212,7 @@ class Forms(HTMLParser):
 
 def page_forms() -> dict[str, dict]:
     parser = Forms()
-    parser.feed((ROOT / "index.html").read_text(encoding="utf-8"))
+    parser.feed(expand((ROOT / "index.html").read_text(encoding="utf-8")))  # as dist/ has it
     return parser.forms
 
 
