@@ -13,12 +13,13 @@ export { version };
 const RUNTIME = new URL("../vendor/pyodide/", import.meta.url).href;
 const MANIFEST = new URL("../snapshot/snapshot.json", import.meta.url);
 
-// A snapshot froze random's state: draw a fresh seed. Its import caches describe the build's
-// file system, and a restore adds a second "" to sys.path: make both match a normal boot.
+// A snapshot froze random's state: reseed it (with no argument, from os.urandom). Its path
+// finders list the build's file system, and a restore adds a second "" to sys.path: make both
+// match a normal boot. (Not importlib.invalidate_caches(): it imports importlib.metadata.)
 const AFTER_RESTORE = `
-import importlib, os, random, sys
-random.seed(os.urandom(32))
-importlib.invalidate_caches()
+import random, sys
+random.seed()
+sys.path_importer_cache.clear()
 if sys.path[:2] == ["", ""]:
     del sys.path[0]
 `;
