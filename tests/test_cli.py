@@ -137,3 +137,15 @@ def test_installed_console_script(installed, tmp_path):
     line = one_error(run([str(installed / "skillcheck"), "resolve"], '{"system": "pool"}', env,
                          tmp_path))
     assert line.startswith("error: trait: ")
+
+
+def test_a_reader_that_goes_away_gets_no_traceback():
+    """`skillcheck resolve | head -c 10`: the closed pipe ends the command quietly."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "py")}
+    with subprocess.Popen([sys.executable, "-m", "skillcheck", "odds"], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as proc:
+        proc.stdout.close()  # the reader is gone before anything is written
+        _, err = proc.communicate(json.dumps({"system": "passages", "base": 26}).encode(),
+                                  timeout=60)
+    assert b"Traceback" not in err
+    assert proc.returncode == 1

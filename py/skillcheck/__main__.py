@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 from . import InvalidRequest, odds, resolve
@@ -22,6 +23,10 @@ def main(argv: list[str] | None = None) -> int:
     except InvalidRequest as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`| head`): say nothing more, as other command-line tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except (ValueError, RecursionError, UnicodeDecodeError) as error:
         reason = str(error).splitlines()[0] if str(error) else "too deeply nested"
         print(f"error: request: not valid JSON ({reason})", file=sys.stderr)
