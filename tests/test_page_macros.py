@@ -80,6 +80,31 @@ def test_check_is_a_checkbox_before_its_label():
             '</div>\n')
 
 
+
+def test_field_is_a_number_box_described_by_its_hint():
+    assert expand('  <sc-field id="ce-xp" name="xp" label="XP" hint="experience points" min="0" '
+                  'max="1000000"></sc-field>\n') == (
+        '  <div class="field num">\n'
+        '    <label for="ce-xp">XP <small class="hint" id="ce-xp-hint" aria-hidden="true">'
+        'experience points</small></label>\n'
+        '    <input id="ce-xp" name="xp" type="number" inputmode="numeric" min="0" max="1000000" '
+        'step="1" aria-describedby="ce-xp-hint">\n'
+        '  </div>\n')
+
+
+def test_field_is_a_text_box_without_a_hint_and_can_be_wide():
+    assert expand('<sc-field id="n" name="rows.0.name" label="Name" maxlength="60" wide>'
+                  '</sc-field>\n') == (
+        '<div class="field wide">\n'
+        '  <label for="n">Name</label>\n'
+        '  <input id="n" name="rows.0.name" type="text" maxlength="60" autocomplete="off">\n'
+        '</div>\n')
+    html = expand('<sc-field id="t" name="t" label="Trait" hint="one of the traits" '
+                  'maxlength="9"></sc-field>\n')
+    assert html.startswith('<div class="field">\n')
+    assert 'maxlength="9" autocomplete="off" aria-describedby="t-hint">' in html
+    assert Controls(html).labels == ["Trait one of the traits"]
+
 @pytest.mark.parametrize(("of", "attributes"), [
     ("cards", 'autocapitalize="characters" spellcheck="false" placeholder="7H KS">'),
     ("dice", 'data-kind="list" inputmode="numeric" autocomplete="off" spellcheck="false">'),
@@ -158,6 +183,9 @@ def test_other_lines_and_line_endings_are_kept():
     ('<sc-check id name="n" label="L" hint="H"></sc-check>', "<sc-check> id needs a value"),
     ('<sc-check id="a" id="b" name="n" label="L" hint="H"></sc-check>', "id given twice"),
     ('<sc-own-draw id="a" name="n" of="coins" hint="H"></sc-own-draw>', "not 'coins'"),
+    ('<sc-field id="a" name="n" label="L" min="1"></sc-field>', '<sc-field> needs max="…"'),
+    ('<sc-field id="a" name="n" label="L" maxlength="9" min="1"></sc-field>',
+     "<sc-field> has no attribute min"),  # a box is a number or a text, not both
     ('<sc-check id="a" name="n" label=L hint="H"></sc-check>', "cannot read the attributes"),
     ('<sc-check id="a" name="n" label="L" hint="H">', "stands alone on its line"),
     ('<p><sc-check id="a" name="n" label="L" hint="H"></sc-check></p>', "stands alone"),

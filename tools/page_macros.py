@@ -14,6 +14,9 @@ value. The expansion keeps the macro line's indentation. Macros:
     sc-number     id name label hint min max value [inputmode] [aspect-hint] [disabled] [data-*]
                   a number field with −/+ stepper; disabled and data-* go on the <input>, in order
     sc-check      id name label hint                      a checkbox with its label and hint
+    sc-field      id name label [hint] (min max | maxlength) [wide]
+                  a plain box without a stepper: a whole number from min to max, or a text of at
+                  most maxlength characters; the hint, when given, describes the box
     sc-own-draw   id name of=cards|dice hint              "Enter my own cards/dice" box
     sc-difficulty id [secret]                             the flip difficulty list and its DTN box
     sc-side       id name [skill] [take7]                 one side of a card flip; ids `{id}-rank`,
@@ -116,6 +119,23 @@ def check(a: Attrs) -> list[str]:
         f'aria-describedby="{ident}-hint">',
         f'  <label for="{ident}"><span class="label-text">{a["label"]}</span> <small class="hint" '
         f'id="{ident}-hint" aria-hidden="true">{a["hint"]}</small></label>',
+        '</div>',
+    ]
+
+
+def plain_field(a: Attrs) -> list[str]:
+    ident, label, hint = a["id"], a["label"], a.get("hint")
+    maxlength = a.get("maxlength")
+    kind = (f'type="text" maxlength="{maxlength}" autocomplete="off"' if maxlength is not None
+            else f'type="number" inputmode="numeric" min="{a["min"]}" max="{a["max"]}" step="1"')
+    small = (f' <small class="hint" id="{ident}-hint" aria-hidden="true">{hint}</small>'
+             if hint is not None else "")
+    described = f' aria-describedby="{ident}-hint"' if hint is not None else ""
+    classes = f'field{"" if maxlength is not None else " num"}{" wide" if a.flag("wide") else ""}'
+    return [
+        f'<div class="{classes}">',
+        f'  <label for="{ident}">{label}{small}</label>',
+        f'  <input id="{ident}" name="{a["name"]}" {kind}{described}>',
         '</div>',
     ]
 
@@ -224,7 +244,7 @@ def team_helper(a: Attrs) -> list[str]:
 
 
 MACROS: dict[str, Callable[[Attrs], list[str]]] = {
-    "sc-number": number, "sc-check": check, "sc-own-draw": own_draw,
+    "sc-number": number, "sc-check": check, "sc-field": plain_field, "sc-own-draw": own_draw,
     "sc-difficulty": difficulty, "sc-side": side, "sc-team-helper": team_helper,
 }
 
