@@ -237,7 +237,7 @@ def team_helper(a: Attrs) -> list[str]:
         '  <div class="grid">',
         *("    " + line for line in inner),
         '  </div>',
-        '  <button type="button" class="remove-helper" data-remove-item>'
+        '  <button type="button" class="tool danger remove-helper" data-remove-item>'
         'Remove this helper</button>',
         '</fieldset>',
     ]
