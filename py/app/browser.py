@@ -28,14 +28,18 @@ class LocalStorage:
         window.localStorage.removeItem(key)
 
 
-def local_storage() -> Storage:
+NOT_SAVED = ("This browser does not let the page save anything here (a private window or a"
+             " blocked site?): the log and characters last only until the page is closed.")
+
+
+def local_storage() -> tuple[Storage, list[str]]:
     """localStorage, or memory for this session when the browser refuses it (a sandbox, a
-    privacy mode): the stores then warn that nothing is saved."""
+    privacy mode) — with a warning then, so the player knows nothing will be kept."""
     try:
         window.localStorage.getItem("skillcheck.probe")
-        return LocalStorage()
+        return LocalStorage(), []
     except Exception:
-        return MemoryStorage()
+        return MemoryStorage(), [NOT_SAVED]
 
 
 # ---- later: after the result is on screen ------------------------------------------------------

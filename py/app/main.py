@@ -199,8 +199,8 @@ def on_pagehide(event) -> None:
 
 def boot() -> None:
     seed = forms.seed_from(window.location.search)
-    storage = browser.local_storage()
-    table.start(storage)
+    storage, warnings = browser.local_storage()
+    table.start(storage, warnings)
     roster_view.start(storage, fill_form)
     check.start(random.Random(seed) if seed is not None else None, table.log().last_check())
     page.fill_skills(list(SKILLS.values()))

@@ -24,11 +24,12 @@ def log() -> RollLog:
     return state["log"]
 
 
-def start(storage: Storage) -> None:
+def start(storage: Storage, warnings: list[str]) -> None:
     """Load the log (a damaged one is backed up: the warnings say where) and draw it."""
     state["log"] = RollLog(storage)
     web.page["log-filter"].innerHTML = log_view.filter_options_html()
-    say(" ".join(state["log"].warnings))
+    warnings = [*warnings, *state["log"].warnings]
+    say(" ".join(warnings), problem=bool(warnings))
     render()
 
 

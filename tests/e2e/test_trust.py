@@ -301,6 +301,20 @@ def test_full_storage_is_said_and_the_saved_log_is_left_as_it_was(fresh_context,
     assert errors == []
 
 
+NO_STORAGE = """Object.defineProperty(window, "localStorage", {get() {
+  throw new DOMException("The user denied storage", "SecurityError");
+}});"""
+
+
+def test_a_browser_that_refuses_storage_is_told_and_the_page_rolls_on(fresh_context, app_url,
+                                                                      boot):
+    page, errors = open_with(fresh_context, app_url, boot, script=NO_STORAGE)
+    expect(page.locator("#log-status")).to_contain_text("does not let the page save")
+    roll(page)
+    expect(page.locator("#log-list li")).to_have_count(1)  # kept in memory for the session
+    assert errors == []
+
+
 # --- the Content-Security-Policy ----------------------------------------------------------------
 
 class _Head(HTMLParser):
