@@ -528,9 +528,9 @@ def report(result: dict) -> str:
     return "\n".join(lines)
 
 
-def record(text: str) -> None:
-    """Replace the results block of docs/performance.md (between its two markers)."""
-    begin, end = "<!-- startup.py results -->", "<!-- end of startup.py results -->"
+def record(text: str, block: str) -> None:
+    """Replace one results block of docs/performance.md (between its two markers)."""
+    begin, end = f"<!-- startup.py {block} -->", f"<!-- end of startup.py {block} -->"
     doc = DOC.read_text(encoding="utf-8")
     head, _, rest = doc.partition(begin)
     _, _, tail = rest.partition(end)
@@ -552,7 +552,7 @@ def main() -> None:
     text = report(result)
     print(text)
     if args.record:
-        record(text)
+        record(text, "with experiments" if args.experiments else "results")
 
 
 if __name__ == "__main__":
