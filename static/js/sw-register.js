@@ -44,6 +44,20 @@ function offer(worker) {
   };
 }
 
+// Python first: the worker's precache (the whole build, fetched and hashed) made a first visit's
+// boot about a fifth slower when it ran alongside (docs/performance.md).
+function pythonReady() {
+  const root = document.documentElement;
+  return new Promise((resolve) => {
+    const check = () => root.dataset.ready === "true" && (watch.disconnect(), resolve());
+    const watch = new MutationObserver(check);
+    watch.observe(root, { attributes: true, attributeFilter: ["data-ready"] });
+    check();
+  });
+}
+
 if ("serviceWorker" in navigator) {
-  register().catch((error) => console.warn("Skill Check works online only here:", error));
+  pythonReady()
+    .then(register)
+    .catch((error) => console.warn("Skill Check works online only here:", error));
 }
