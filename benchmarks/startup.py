@@ -17,11 +17,11 @@ turns off the HTTP cache):
 
 Experiments (variants of the same two pages, cold): main thread vs worker, a snapshot for the bare
 page, modulepreload/preload hints, precompressed runtime files; the app without its snapshot, with
-its Python sources as one archive, with its service worker registered once ready, with a preload
-hint for the snapshot; and the import time of each app module on a cold interpreter. Prints
-medians with min–max and ratios against the bare page; --record writes them into
-docs/performance.md. Starts no round of loads that would end after --budget seconds (540), so a
-run stays under 10 minutes even on a busy machine (with fewer rounds).
+its Python sources as one archive, with a preload hint for the snapshot; and the import time of
+each module the snapshot holds, on a cold interpreter. Prints medians with min–max and ratios
+against the bare page; --record writes them into docs/performance.md. Starts no round of loads
+that would end after --budget seconds (540), so a run stays under 10 minutes even on a busy
+machine (with fewer rounds).
 """
 
 from __future__ import annotations
@@ -207,7 +207,6 @@ def make_sites(dist: Path | None) -> dict[str, Path]:
             path.with_name(path.name + ".gz").write_bytes(gzip.compress(path.read_bytes(), 9))
     return {"app": app, "bare": bare, "app-nosnap": app_variant(app, "app-nosnap", unsnapshotted),
             "app-zip": app_variant(app, "app-zip", sources_as_zip),
-            "app-sw-later": app_variant(app, "app-sw-later", worker_after_ready),
             "app-preload": app_variant(app, "app-preload", snapshot_preloaded)}
 
 
@@ -236,19 +235,6 @@ def sources_as_zip(site: Path, config: dict) -> None:
         for source, target in config["files"].items():
             archive.write(site / source, target)
     config["files"] = {"static/py.zip": "./*"}
-
-
-def worker_after_ready(site: Path, config: dict) -> None:
-    """Register the service worker once Python is ready, so its precache does not compete."""
-    script = site / "static" / "js" / "sw-register.js"
-    call = "register().catch("
-    text = script.read_text(encoding="utf-8")
-    if call not in text:
-        raise SystemExit(f"startup.py: {script.name} no longer calls {call}: update the variant")
-    later = ("new Promise((ready) => new MutationObserver(() => document.documentElement.dataset"
-             ".ready && ready()).observe(document.documentElement, { attributes: true }))"
-             ".then(register).catch(")
-    script.write_text(text.replace(call, later), encoding="utf-8")
 
 
 def snapshot_preloaded(site: Path, config: dict) -> None:
@@ -418,7 +404,6 @@ def run(runs: int, dist: Path | None, experiments: bool, budget: float) -> dict:
             cold_pages |= {
                 "app without snapshot": urls["app-nosnap"],
                 "app, sources as one zip": urls["app-zip"],
-                "app, service worker after ready": urls["app-sw-later"],
                 "app + snapshot preload hint": urls["app-preload"],
                 "bare + snapshot": bare + "snapshot.html",
                 "bare + preload hints": bare + "hints.html",
