@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
+import zipfile
 import zlib
 from pathlib import Path
 from urllib.error import HTTPError
@@ -57,11 +58,13 @@ def test_build_ships_the_page_static_files_and_the_app_python_only(src, tmp_path
     assert shipped(dist) == {
         "index.html", "manifest.webmanifest", "pyscript.json", "sw.js", "_headers",
         "static/vendor/pyscript/core.js", "static/vendor/pyscript/core.css",
-        "static/vendor/pyodide/pyodide.mjs", "py/skillcheck/__init__.py", "py/app/main.py"}
+        "static/vendor/pyodide/pyodide.mjs", "py/sources.zip", "py/app/main.py"}
     config = json.loads((dist / "pyscript.json").read_text())
     assert config == {"interpreter": "static/vendor/pyodide/pyodide.mjs",
-                      "files": {"py/skillcheck/__init__.py": "skillcheck/__init__.py",
-                                "py/app/main.py": "app/main.py"}}
+                      "files": {"py/sources.zip": "./*"}}
+    with zipfile.ZipFile(dist / "py/sources.zip") as archive:
+        assert archive.namelist() == ["skillcheck/__init__.py"]
+        assert archive.read("skillcheck/__init__.py") == b"RULES = 1\n"
 
 
 def test_precache_lists_every_file_with_its_sha256(src, tmp_path):

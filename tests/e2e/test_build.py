@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import zipfile
+from pathlib import Path
 from urllib.request import urlopen
 
 import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -59,9 +63,16 @@ def test_served_with_the_type_the_browser_needs(app_url, path, kind):
         assert response.headers.get_content_type() == kind
 
 
-def test_pyscript_json_maps_every_python_file_under_the_working_dir(dist):
+def test_pyscript_json_unpacks_every_python_file_but_the_entry_into_the_working_dir(dist):
     config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
-    sources = sorted(p.relative_to(dist).as_posix() for p in (dist / "py").rglob("*.py"))
-    assert sorted(config["files"]) == sources
-    assert all(config["files"][s] == s.removeprefix("py/") for s in sources)
+    assert config["files"] == {"py/sources.zip": "./*"}
+    sources = {p.relative_to(ROOT / "py").as_posix(): p.read_bytes()
+               for package in ("skillcheck", "app") for p in (ROOT / "py" / package).rglob("*.py")
+               if "__pycache__" not in p.parts}
+    entry = sources.pop("app/main.py")
+    with zipfile.ZipFile(dist / "py/sources.zip") as archive:
+        assert {name: archive.read(name) for name in archive.namelist()} == sources
+    assert (dist / "py/app/main.py").read_bytes() == entry
+    shipped = [p.relative_to(dist).as_posix() for p in (dist / "py").rglob("*.py")]
+    assert shipped == ["py/app/main.py"]
     assert (dist / config["interpreter"]).is_file()

@@ -18,12 +18,43 @@ function fail(message) {
   process.exit(1);
 }
 
-// The [files] of pyscript.json as [source path in DIST, destination under the working dir].
+// The [files] of pyscript.json as [source path in DIST, destination under the working dir]; a
+// destination ending in "/*" is a folder to unpack an archive into, as PyScript does.
 function appFiles(dist) {
   const { files = {} } = JSON.parse(readFileSync(join(dist, "pyscript.json"), "utf8"));
   return Object.entries(files).map(([from, to]) => {
+    if (to.endsWith("/*")) return [join(dist, from), to];
     const target = to.endsWith("/") ? to + posix.basename(from) : to;
     return [join(dist, from), posix.normalize(target)];
+  });
+}
+
+// Put the app's files where PyScript will, archives unpacked by the runtime's own unpackArchive
+// (so the modules that unpacking imports are in the snapshot, ready for the page's own). Returns
+// the paths written, relative to the working directory.
+function writeAppFiles(pyodide, dist) {
+  const home = pyodide.FS.cwd();
+  const paths = [];
+  for (const [source, target] of appFiles(dist)) {
+    if (target.endsWith("/*")) {
+      const folder = posix.resolve(home, target.slice(0, -1));
+      const format = source.slice(source.lastIndexOf(".") + 1);
+      pyodide.unpackArchive(new Uint8Array(readFileSync(source)), format, { extractDir: folder });
+      paths.push(...listFiles(pyodide.FS, folder, home));
+    } else {
+      const path = posix.resolve(home, target);
+      pyodide.FS.mkdirTree(posix.dirname(path));
+      pyodide.FS.writeFile(path, readFileSync(source));
+      paths.push(target);
+    }
+  }
+  return paths;
+}
+
+function listFiles(fs, folder, home) {
+  return fs.readdir(folder).filter((name) => name !== "." && name !== "..").flatMap((name) => {
+    const path = posix.join(folder, name);
+    return fs.isDir(fs.stat(path).mode) ? listFiles(fs, path, home) : [posix.relative(home, path)];
   });
 }
 
@@ -67,13 +98,7 @@ async function main() {
     _sysExecutable: "./this.program",
   });
 
-  const paths = [];
-  for (const [source, target] of appFiles(dist)) {
-    const path = posix.resolve("/home/pyodide", target);
-    pyodide.FS.mkdirTree(posix.dirname(path));
-    pyodide.FS.writeFile(path, readFileSync(source));
-    paths.push(target);
-  }
+  const paths = writeAppFiles(pyodide, dist);
   const preload = readFileSync(new URL("preload.py", import.meta.url), "utf8");
   const namespace = pyodide.toPy({});
   pyodide.runPython(preload, { globals: namespace });
