@@ -9,7 +9,8 @@ turns off the HTTP cache):
 
   paint     first frame with the app's whole form laid out, and the first contentful paint
   cold      html[data-ready] in a new context: empty cache, no service worker
-  warm      the same after a reload in a persistent profile (HTTP cache and service worker)
+  warm      the same after a reload in a persistent profile (HTTP cache and service worker);
+            also the bare page booting from the app's snapshot: the floor for this runtime
   offline   the app reloaded with the network off (service worker only)
   click     roll button → result in the DOM → next frame, for each system, on a booted page
   odds      input change → odds in the DOM, with the longest frame gap meanwhile
@@ -419,7 +420,9 @@ def run(runs: int, dist: Path | None, experiments: bool, budget: float) -> dict:
         browser = playwright.chromium.launch(**launch_args())
         stack.callback(browser.close)
         warm = {"app": persistent(stack, playwright, urls["app"], True),
-                "bare": persistent(stack, playwright, bare, False)}
+                "bare": persistent(stack, playwright, bare, False),
+                # the floor of any page on this runtime that boots from a snapshot
+                "bare + snapshot": persistent(stack, playwright, bare + "snapshot.html", False)}
         clicks = interactions(warm["app"], runs)
         sizes = {"app": transfer(playwright, urls["app"], sites["app"], True),
                  "bare": transfer(playwright, bare, sites["bare"], False)}
@@ -479,7 +482,8 @@ def report(result: dict) -> str:
     # The bare page cannot work offline: the app's offline boot is set against its warm one.
     rows = [("paint form app", None), ("paint fcp app", "paint fcp bare"),
             ("paint fcp bare", None), ("cold app", "cold bare"), ("cold bare", None),
-            ("warm app", "warm bare"), ("warm bare", None), ("offline app", "warm bare")]
+            ("warm app", "warm bare"), ("warm bare", None), ("warm bare + snapshot", "warm bare"),
+            ("offline app", "warm bare")]
     rows += [(name, "cold bare") for name in samples if name.startswith("cold ")
              and name not in ("cold app", "cold bare")]
     for name, against in rows:

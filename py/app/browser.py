@@ -58,16 +58,21 @@ def _run_queue(*_) -> None:
 
 _after_paint = create_proxy(lambda *_: window.setTimeout(_run_now, 0))
 _run_now = create_proxy(_run_queue)
+_IDLE = to_js({"timeout": 500})  # ms: a busy page still saves soon
 
 
 def later(job: Callable[[], None]) -> None:
-    """Run `job` once the browser has painted what the handler changed (jobs keep their order):
-    saving never holds a roll back. A hidden page paints nothing, so it runs soon instead."""
+    """Run `job` once the browser has painted what the handler changed and is idle (jobs keep
+    their order): saving and redrawing the log never hold a roll back nor the frames after it.
+    A hidden page paints nothing, so it runs soon instead; without requestIdleCallback
+    (Safari), right after the next paint."""
     _queue.append(job)
     if len(_queue) > 1:
         return
     if document.hidden:
         window.setTimeout(_run_now, 0)
+    elif hasattr(window, "requestIdleCallback"):
+        window.requestIdleCallback(_run_now, _IDLE)
     else:
         window.requestAnimationFrame(_after_paint)
 
