@@ -132,7 +132,8 @@ def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True) -> Path:
             _copy_into(path, src, staging)
     python = [path for package in PY_PACKAGES for path in _files(src / "py" / package, ".py")]
     entry = src / PY_ENTRY
-    _copy_into(entry, src, staging)
+    if entry.is_file():  # else check_page says so if the page names it
+        _copy_into(entry, src, staging)
     write_archive(staging / PY_ARCHIVE, [p for p in python if p != entry], src / "py")
     config = {"interpreter": INTERPRETER, "files": {PY_ARCHIVE: "./*"}}
     (staging / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
@@ -250,10 +251,9 @@ CSP = (
     # 'wasm-unsafe-eval': Pyodide compiles pyodide.asm.wasm. 'unsafe-eval': PyScript 0.7 builds
     # its worker hooks with Function() while it boots, on the main thread too (core-*.js).
     ("script-src", "'self' 'wasm-unsafe-eval' 'unsafe-eval'"),
-    ("style-src", "'self'"),  # core.css and app.css; PyScript injects no <style>
-    # py/app/report.py writes style="--i:N" (deal order) and style="width:N%" (odds bars) in
-    # the HTML it renders; attributes only, never a <style> element or a stylesheet.
-    ("style-src-attr", "'unsafe-inline'"),
+    # core.css and app.css; PyScript injects no <style>, and the page writes no style attribute
+    # (bars are SVG, deal order is CSS): nothing inline at all
+    ("style-src", "'self'"),
     ("object-src", "'none'"),
     ("base-uri", "'none'"),
     ("form-action", "'none'"),  # the glue handles submit itself; the form never navigates

@@ -3,6 +3,7 @@ the engine's own description of its fields, so the form and the rules cannot dri
 
 from __future__ import annotations
 
+import random
 import re
 from fractions import Fraction
 from html.parser import HTMLParser
@@ -139,6 +140,23 @@ def test_the_odds_shown_are_the_engines_exact_fractions_summing_to_one(request_)
     assert sum(map(Fraction, rows.values())) == 1
     for name, p in rows.items():
         assert f'title="{p}"' in shown and report.percent(Fraction(p)) in shown, name
+
+
+@pytest.mark.parametrize("request_", [*ODDS_REQUESTS, {**ODDS_REQUESTS[0], "secret": True}],
+                         ids=lambda r: r["system"] + str(len(r)))
+def test_results_and_odds_carry_no_style_attribute_the_security_policy_would_refuse(request_):
+    odds = skillcheck.odds(request_)
+    shown = (report.odds_html(odds, skillcheck.SYSTEMS[request_["system"]])
+             + report.result_html(skillcheck.resolve(request_, random.Random(7))))
+    assert " style=" not in shown
+    lengths = [float(x) for x in re.findall(r'<rect (?:y="[^"]+" )?\w+="([0-9.]+)"', shown)]
+    assert lengths and all(1.5 <= length <= 100 for length in lengths)
+
+
+def test_a_bar_is_its_length_at_least_a_sliver_across_or_up():
+    assert '<rect width="42.500" height="1"/>' in report.bar(42.5, across=True)
+    assert '<rect width="1.500" height="1"/>' in report.bar(0.0, across=True)
+    assert '<rect y="75.000" width="1" height="25.000"/>' in report.bar(25, across=False)
 
 
 def test_odds_rows_follow_the_systems_order_of_outcomes():

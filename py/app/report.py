@@ -156,8 +156,7 @@ def hand(side: dict, keep_path: str) -> str:
         if not low and i != kept:
             chooser = (f'<button type="button" class="keep-this" data-keep-path="{keep_path}" '
                        f'data-keep="{i}" aria-label="Keep the {escape(name)} instead"></button>')
-        style = f' style="--i:{i}"'
-        items.append(f'<li class="slot"{style}>{render.card(code, label, classes)}{chooser}'
+        items.append(f'<li class="slot">{render.card(code, label, classes)}{chooser}'
                      + ('<span class="low-tag">low</span>' if i == kept and low else "")
                      + "</li>")
     hint = "" if low or len(cards) < 2 else (
@@ -170,7 +169,7 @@ def dice_html(result: dict, shape: str) -> str:
     if shape == "d100":
         return "".join(_percentile(roll) for roll in faces)
     items = _d6s(faces, int(result.get("insured") or 0)) if shape == "d6" else _d10s(result)
-    slots = "".join(f'<li class="slot" style="--i:{i}">{item}</li>' for i, item in enumerate(items))
+    slots = "".join(f'<li class="slot">{item}</li>' for item in items)
     return f'<ul class="dice" aria-label="Dice rolled">{slots}</ul>'
 
 
@@ -213,9 +212,9 @@ def _d6s(faces: list[int], insured: int) -> list[str]:
 def _percentile(roll: int) -> str:
     tens, units = render.percentile_faces(roll)
     return ('<ul class="dice percentile" aria-label="Percentile dice">'
-            f'<li class="slot" style="--i:0">'
+            f'<li class="slot">'
             f'{render.die(render.d10_svg(tens, "tens"), f"tens die showing {tens}", "tens")}</li>'
-            f'<li class="slot" style="--i:1">'
+            f'<li class="slot">'
             f'{render.die(render.d10_svg(units), f"units die showing {units}", "units")}</li>'
             f'</ul><p class="roll-total">{tens} + {units} = <strong>{roll}</strong></p>')
 
@@ -244,13 +243,24 @@ def odds_html(odds: dict, description: dict) -> str:
     return f'{top}<ul class="odds-list">{rows}</ul>'
 
 
+def bar(length: float, across: bool) -> str:
+    """A bar `length` per cent long (at least a sliver), drawn in SVG: its size is an attribute,
+    not a style, so the page's security policy needs no inline styles (docs/security.md)."""
+    length = max(length, 1.5)
+    if across:
+        return (f'<svg class="odds-bar" viewBox="0 0 100 1" preserveAspectRatio="none" '
+                f'aria-hidden="true" focusable="false">'
+                f'<rect width="{length:.3f}" height="1"/></svg>')
+    return (f'<svg class="chart-bar" viewBox="0 0 1 100" preserveAspectRatio="none" '
+            f'aria-hidden="true" focusable="false">'
+            f'<rect y="{100 - length:.3f}" width="1" height="{length:.3f}"/></svg>')
+
+
 def _odds_row(name: str, p: Fraction, winner: bool) -> str:
-    width = float(p * 100)
     return (f'<li class="odds-row {"good" if winner else "bad"}" data-outcome="{escape(name)}" '
             f'data-fraction="{p}" title="{p}"><span class="odds-name">'
-            f"{escape(sentence_case(name))}</span>"
-            f'<span class="odds-bar" aria-hidden="true"><span style="width:{width:.3f}%"></span>'
-            f'</span><span class="odds-pct">{percent(p)}</span></li>')
+            f"{escape(sentence_case(name))}</span>{bar(float(p * 100), across=True)}"
+            f'<span class="odds-pct">{percent(p)}</span></li>')
 
 
 TOTAL_WORDS = {"pool": "number of successes"}  # what a secret check's player announces
@@ -264,8 +274,7 @@ def _totals_html(totals: dict, word: str) -> str:
     tallest = max(p for _, p in items)
     bars = "".join(
         f'<li data-total="{total}" data-fraction="{p}" title="{total}: {p}">'
-        f'<span class="chart-bar" aria-hidden="true"><span style="height:'
-        f'{float(p / tallest * 100):.1f}%"></span></span>'
+        f'{bar(float(p / tallest * 100), across=False)}'
         f'<span class="chart-key" aria-hidden="true">'
         f'{total if len(items) <= MOST_KEYS or total % 5 == 0 else ""}</span>'
         f'<span class="vh">{total}: {percent(p)}</span></li>'
