@@ -154,8 +154,8 @@ def test_results_and_odds_carry_no_style_attribute_the_security_policy_would_ref
 
 
 def test_a_bar_is_its_length_at_least_a_sliver_across_or_up():
-    assert '<rect width="42.500" height="1"/>' in report.bar(42.5, across=True)
-    assert '<rect width="1.500" height="1"/>' in report.bar(0.0, across=True)
+    assert '<rect width="42.500" height="1" rx="3" ry="0.5"/>' in report.bar(42.5, across=True)
+    assert '<rect width="1.500" height="1" rx="3" ry="0.5"/>' in report.bar(0.0, across=True)
     assert '<rect y="75.000" width="1" height="25.000"/>' in report.bar(25, across=False)
 
 

@@ -250,7 +250,7 @@ def bar(length: float, across: bool) -> str:
     if across:
         return (f'<svg class="odds-bar" viewBox="0 0 100 1" preserveAspectRatio="none" '
                 f'aria-hidden="true" focusable="false">'
-                f'<rect width="{length:.3f}" height="1"/></svg>')
+                f'<rect width="{length:.3f}" height="1" rx="3" ry="0.5"/></svg>')
     return (f'<svg class="chart-bar" viewBox="0 0 1 100" preserveAspectRatio="none" '
             f'aria-hidden="true" focusable="false">'
             f'<rect y="{100 - length:.3f}" width="1" height="{length:.3f}"/></svg>')
