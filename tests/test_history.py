@@ -154,6 +154,30 @@ def test_an_entry_is_validated_before_it_is_added(log):
     assert len(log) == 0
 
 
+def test_another_card_kept_amends_the_flips_entry_keeping_its_id_and_time(store, log):
+    request = {"system": "flip", "rank": 3, "aspect": 2, "dtn": 9, "cards": ["2S", "KH", "7D"]}
+    first, _ = log.record_check(skillcheck.resolve(request))
+    log.record_check(passages(50, 20))
+    chosen = skillcheck.resolve({**request, "keep": 0})
+    amended, warnings = log.amend_check(first["id"], chosen)
+    assert warnings == [] and len(log) == 2
+    assert (amended["id"], amended["time"]) == (first["id"], first["time"])
+    assert amended["request"]["keep"] == 0 and amended["outcome"] == chosen["outcome"]
+    assert first["success"] is True and amended["success"] is False
+    assert RollLog(store).get(first["id"]) == amended  # saved
+
+
+def test_amending_a_check_no_longer_in_the_log_logs_it_afresh(log):
+    gone, _ = log.record_check(passages(50, 20))
+    log.clear()
+    entry, _ = log.amend_check(gone["id"], passages(50, 30))
+    assert entry["id"] != gone["id"] and [e["id"] for e in log.entries()] == [entry["id"]]
+    spend = log.record_spend({"system": "pool", "text": "x", "character": 1, "name": "A",
+                              "resource": "luck", "amount": 1, "before": 2, "after": 1})[0]
+    assert log.amend_check(spend["id"], passages(50, 40))[0]["kind"] == "check"
+    assert len(log) == 3
+
+
 def test_reveal_is_linked_to_the_secret_check(log):
     secret, _ = log.record_check(pool_result("secret", None, secret=True, dr=None))
     request = reveal_request(secret, {"dr": 2})

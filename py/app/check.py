@@ -40,7 +40,9 @@ def start(rng, last_check: dict | None) -> None:
 
 def perform(request: dict, animate: bool, refit: bool = False) -> None:
     """Resolve and show `request`, then log it and take what it spent. With `refit` (another
-    card chosen), a side whose card count that choice changed flips afresh."""
+    card chosen on the check shown), a side whose card count that choice changed flips afresh,
+    and the shown check's log entry is amended rather than a second one added."""
+    earlier = state["shown"] if refit else None
     form = page.active_form()
     page.clear_errors(form)
     ui.trouble("")
@@ -64,7 +66,7 @@ def perform(request: dict, animate: bool, refit: bool = False) -> None:
     shown = {"result": result, "view": None, "entry": None, "time": None}
     state["again"] = result["request"]
     show(shown, animate=animate, notes=notes + ([problem] if problem else []))
-    table.record(result, spent, shown)
+    table.record(result, spent, shown, amends=earlier and (lambda: earlier["entry"]))
     if animate:
         scroll_to_result()
 

@@ -257,6 +257,22 @@ class RollLog:
                          summarize(request) if summary is None else summary,
                          outcome=result["outcome"], success=result["success"], request=request)
 
+    def amend_check(self, check_id: int, result: dict) -> tuple[dict, list[str]]:
+        """The player's later choice on a logged check (another card kept): the entry now says
+        what was chosen and keeps its id and time, so one flip stays one entry. A check no
+        longer in the log (cleared or replaced meanwhile) is logged afresh."""
+        at = next((i for i in range(len(self._entries) - 1, -1, -1)
+                   if self._entries[i]["id"] == check_id), None)
+        if (at is None or self._entries[at]["kind"] != "check"
+                or self._entries[at]["system"] != result["system"]):
+            return self.record_check(result)
+        request = result["request"]
+        entry, text = checked({**self._entries[at], "summary": summarize(request),
+                               "outcome": result["outcome"], "success": result["success"],
+                               "request": request}, self._next_id)
+        self._entries[at], self._texts[at] = entry, text
+        return entry, self._save()
+
     def record_reveal(self, secret_id: int, result: dict) -> tuple[dict, list[str]]:
         """Log the GM's reveal of the secret check `secret_id` (`result` judges its draw)."""
         original = self.get(secret_id)

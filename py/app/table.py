@@ -59,17 +59,23 @@ def _done(warnings: list[str]) -> None:
 
 
 def record(result: dict, spend: dict | None, shown: dict,
-           reveals: Callable[[], dict | None] | None = None) -> None:
-    """Log a check (or, with `reveals` giving the secret check's entry, its reveal) and what it
-    spent; `shown` gets the entry and its time, for sharing and for a later reveal."""
+           reveals: Callable[[], dict | None] | None = None,
+           amends: Callable[[], dict | None] | None = None) -> None:
+    """Log a check (with `reveals` giving the secret check's entry: its reveal; with `amends`
+    giving the entry of the check it re-judges: that entry, amended) and what it spent; `shown`
+    gets the entry and its time, for sharing and for a later reveal. The entries are read when
+    the job runs: the check they belong to is logged by then (jobs keep their order)."""
     def job() -> None:
-        if reveals is None:
-            entry, warnings = log().record_check(result)
-        else:
+        earlier = amends() if amends is not None else None
+        if reveals is not None:
             secret = reveals()
             if secret is None:
                 return
             entry, warnings = log().record_reveal(secret["id"], result)
+        elif earlier is not None:
+            entry, warnings = log().amend_check(earlier["id"], result)
+        else:
+            entry, warnings = log().record_check(result)
         shown.update(entry=entry, time=entry["time"])
         if spend is not None:
             warnings += log().record_spend(spend, entry["id"])[1]

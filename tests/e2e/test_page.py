@@ -209,10 +209,13 @@ def test_tapping_another_card_keeps_it_and_the_rules_follow(booted):
     fill(form, "Rank", 3)
     fill(form, "Aspect", 2)
     fill(form, "My cards", "2S KH 7D")
+    entries = booted.locator("#log-list > li")
+    logged = entries.count()
     booted.get_by_role("button", name="Flip", exact=True).click()
     request = {"system": "flip", "rank": 3, "aspect": 2, "difficulty": "average",
                "cards": ["2S", "KH", "7D"]}
     assert result_images(booted) == expected_images(skillcheck.resolve(request))
+    expect(entries).to_have_count(logged + 1)
 
     booted.get_by_role("button", name="Keep the Seven of Diamonds instead").click()
     chosen = skillcheck.resolve({**request, "keep": 2})
@@ -222,6 +225,10 @@ def test_tapping_another_card_keeps_it_and_the_rules_follow(booted):
     assert result_images(booted) == expected_images(chosen)
     assert explain_lines(booted) == chosen["explain"]
     expect(booted.get_by_role("button", name="Keep the King of Hearts instead")).to_be_visible()
+    # one flip, one log entry: the choice amends it
+    expect(entries.first.locator(".log-outcome")).to_have_text(chosen["outcome"],
+                                                               ignore_case=True)
+    expect(entries).to_have_count(logged + 1)
 
 
 def test_a_helpers_choice_can_change_the_primarys_flip(booted):
