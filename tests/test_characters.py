@@ -1,28 +1,38 @@
-"""Saved characters: CRUD, sheet checks, the fields they fill, Luck and XP spends with undo."""
+"""Saved characters: CRUD, sheet checks, the fields they fill, Luck and XP spends with undo,
+export to a file and a strict import merged into another browser's characters."""
 
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 import skillcheck
 from app.characters import (
     ASPECTS,
     CHARACTERS_KEY,
+    LONGEST_FILE,
+    MOST_CHARACTERS,
+    CharactersFileError,
     Roster,
     SpendError,
     apply_result,
     edited,
     fill,
+    import_question,
+    import_summary,
     limits,
     pickable,
     read_character,
+    read_file,
     spend_problem,
     undo_spend,
     with_sheet,
 )
 from app.history import RollLog
 from app.storage import FieldError, MemoryStorage
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 FLIP = {"aspects": {"AI": 3, "HS": 2, "SS": -1},
         "skills": {"Athletics": {"rank": 2, "specialization": "Climbing"},
@@ -341,3 +351,190 @@ def test_a_full_storage_keeps_characters_for_the_session(mara):
     assert "browser storage is full" in warnings[0] and roster.unsaved
     assert [c["name"] for c in roster.all()] == ["Ash", "Mara"]
     assert [c["name"] for c in Roster(MemoryStorage(dict(store.data))).all()] == ["Mara"]
+
+
+# ---- files: export, then import into another browser ---------------------------------------------
+
+ON = datetime(2026, 11, 29, 23, 59, tzinfo=UTC)
+
+
+def imported(roster: Roster, text: str) -> tuple[int, int, list[str]]:
+    """What the page does with a chosen file, once the player has said yes."""
+    return roster.merge(read_file(text))
+
+
+def test_export_then_import_into_an_empty_roster_gives_the_same_characters(store, roster, mara):
+    roster.create("Ash", luck=1, notes="Two\nlines")
+    text = roster.export_json()
+    assert text == store.data[CHARACTERS_KEY]  # the file is the document storage keeps
+    elsewhere = MemoryStorage()
+    other = Roster(elsewhere)
+    assert imported(other, text) == (2, 0, [])
+    assert other.all() == roster.all()
+    assert Roster(elsewhere).all() == roster.all()
+    assert other.export_json() == text
+
+
+def test_the_export_is_named_by_its_utc_date(store):
+    roster = Roster(store, clock=lambda: ON.astimezone(timezone(timedelta(hours=-5))))
+    assert roster.export_name() == "skillcheck-characters-2026-11-29.json"
+
+
+def test_an_import_adds_with_new_ids_of_this_roster(store, roster, mara):
+    text = roster.export_json()
+    here = Roster(MemoryStorage())
+    zed, _ = here.create("Zed")
+    gone, _ = here.create("Gone")
+    here.delete(gone["id"])
+    assert imported(here, text) == (1, 0, [])
+    assert [(c["name"], c["id"]) for c in here.all()] == [("Mara", 3), ("Zed", 1)]
+    assert here.get(3)["sheets"] == mara["sheets"] and here.get(zed["id"]) == zed
+    assert here.create("Next")[0]["id"] == 4
+
+
+def test_a_character_named_like_one_here_replaces_it_and_keeps_its_id(store, roster, mara):
+    roster.create("Ash")
+    text = roster.export_json()
+    here = Roster(MemoryStorage())
+    old, _ = here.create("  MARA ", luck=0, notes="the old sheet")
+    here.create("Zed")
+    characters = read_file(text)
+    assert here.replaced_by(characters) == [old]
+    assert here.all()[0] == old  # asking changes nothing
+    assert here.merge(characters) == (1, 1, [])
+    replaced = here.get(old["id"])
+    assert (replaced["name"], replaced["luck"], replaced["notes"]) == ("Mara", 3, mara["notes"])
+    assert [c["name"] for c in here.all()] == ["Ash", "Mara", "Zed"]
+
+
+def test_an_undo_recorded_elsewhere_is_dropped(roster, mara):
+    spent, _ = apply_result(mara, pool_spending(2))
+    roster.update(spent)
+    assert json.loads(roster.export_json())["characters"][0]["last_spend"] is not None
+    here = Roster(MemoryStorage())
+    imported(here, roster.export_json())
+    arrived = here.all()[0]
+    assert arrived["luck"] == 1 and arrived["last_spend"] is None
+    with pytest.raises(SpendError, match="no spend to undo"):
+        undo_spend(arrived)
+
+
+def test_an_import_going_over_the_limit_is_refused_and_changes_nothing(roster, mara):
+    roster.create("Ash")
+    here_store = MemoryStorage()
+    here = Roster(here_store)
+    for n in range(MOST_CHARACTERS - 1):
+        here.create(f"Local {n}")
+    before = here_store.data[CHARACTERS_KEY]
+    with pytest.raises(CharactersFileError, match=f"there would be 201 characters and this page "
+                                                  f"keeps at most {MOST_CHARACTERS}"):
+        imported(here, roster.export_json())
+    assert here_store.data[CHARACTERS_KEY] == before and len(here.all()) == MOST_CHARACTERS - 1
+    roster.rename(roster.all()[0]["id"], "local 7")  # one replaces: exactly at the limit
+    assert imported(here, roster.export_json()) == (1, 1, [])
+    assert len(here.all()) == MOST_CHARACTERS
+
+
+def test_a_full_storage_is_said_after_an_import(roster, mara):
+    here = Roster(MemoryStorage(limit=100, error=QuotaExceededError))
+    added, replaced, warnings = imported(here, roster.export_json())
+    assert (added, replaced) == (1, 0) and "browser storage is full" in warnings[0]
+
+
+def as_file(*characters, **changes) -> str:
+    return json.dumps({"version": 1, "kind": "skillcheck.characters", "next_id": 9,
+                       "characters": list(characters), **changes})
+
+
+MARA = {"id": 1, "name": "Mara", "luck": 3, "sheets": {"pool": POOL}}
+BAD_FILES = [
+    ("{characters: oops", "it is not valid JSON"),
+    ("[1, 2]", "it is not a Skill Check file"),
+    ('{"version": 1, "kind": "skillcheck.log", "entries": [], "next_id": 1}',
+     "it is not a Skill Check file of the right kind"),
+    (as_file(MARA, version=2),
+     "it was saved by a newer version of Skill Check (format 2)"),
+    (as_file(MARA, version="1"), "its format version is not one this page reads"),
+    (as_file(MARA) + " " * LONGEST_FILE, "it is larger than 4,000,000 characters"),
+    (as_file(characters={"1": MARA}), "characters: must be a list"),
+    (as_file(MARA, next_id=None), "next_id: must be a whole number"),
+    (as_file(), "it holds no characters"),
+    (as_file(*({**MARA, "id": n, "name": f"N{n}"} for n in range(1, 202))),
+     "it holds 201 characters and this page keeps at most 200"),
+    (as_file(MARA, {"id": 2, "name": "Ash", "luck": "plenty"}),
+     "character 2 (Ash), luck: must be a whole number from 0 to 1000"),
+    (as_file("Mara"), "character 1, character: must be an object of named fields"),
+    (as_file({**MARA, "name": " "}), "character 1, name: must not be empty"),
+    (as_file({**MARA, "notes": "a\x00b"}), "character 1 (Mara), notes: must not hold control"),
+    (as_file({**MARA, "sheets": {"pool": {**POOL, "traits": {"Wits": 3}}}}),
+     "character 1 (Mara), sheets.pool.skills.Lockpicking.trait: must be one of the character's"),
+    (as_file({**MARA, "sheets": {"cards": {}}}), "character 1 (Mara), sheets.cards: must be one"),
+    (as_file({**MARA, "last_spend": {"system": ["pool"], "amount": 1}}),
+     "character 1 (Mara), last_spend.system: must be a system that spends a resource"),
+    (as_file(MARA, {**MARA, "id": 2, "name": "MARA"}), "two characters are called MARA"),
+    (as_file(MARA, {**MARA, "name": "Ash"}), "two characters have the id 1"),
+]
+
+
+@pytest.mark.parametrize(("text", "words"), BAD_FILES)
+def test_a_bad_file_is_refused_whole_naming_the_problem(store, roster, mara, text, words):
+    before = dict(store.data)
+    with pytest.raises(CharactersFileError) as caught:
+        imported(roster, text)
+    assert str(caught.value).startswith(f"This file could not be imported: {words}")
+    assert str(caught.value).endswith(". Your characters were not changed.")
+    assert store.data == before and roster.all() == [mara]
+
+
+def test_a_file_holding_a_good_character_is_read_exactly(mara):
+    assert read_file(as_file(MARA)) == [read_character(MARA)]
+
+
+def test_the_question_names_how_many_are_replaced():
+    one = [{"name": "Mara"}]
+    assert import_question(3, one) == (
+        "Import 3 characters? It replaces Mara, the character here with the same name: their "
+        "sheet, Luck and XP here are overwritten.")
+    five = [{"name": n} for n in "ABCDE"]
+    assert import_question(5, five) == (
+        "Import 5 characters? It replaces 5 characters here with the same names (A, B, C and "
+        "2 more): their sheets, Luck and XP here are overwritten.")
+    assert import_summary(2, 1) == "Imported 3 characters (1 replaced)."
+    assert import_summary(1, 0) == "Imported 1 character."
+
+
+# Anything at all: only CharactersFileError comes out, and what is read in is a valid character.
+NAMES = st.sampled_from(["Mara", "mara", "", " ", "HS", "AI", "Athletics", "Knowledge: History",
+                         "Knowledge:", "Dexterity", "x" * 61, "a\nb"])
+JUNK = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**60, 2**60) | st.floats() | NAMES,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(NAMES, inner, max_size=3),
+    max_leaves=12)
+ENTRY = st.fixed_dictionaries({}, optional={
+    "rank": JUNK, "trait": JUNK, "score": JUNK, "bonus": JUNK, "familiarity": JUNK,
+    "specialization": JUNK}) | JUNK
+SHEET = st.fixed_dictionaries({}, optional={
+    group: st.dictionaries(NAMES, ENTRY, max_size=3) | JUNK
+    for group in ("aspects", "skills", "traits", "stats")})
+CHARACTER = st.fixed_dictionaries({}, optional={
+    "id": st.integers(0, 3) | JUNK, "name": NAMES | JUNK, "notes": JUNK, "luck": JUNK,
+    "xp": JUNK, "last_spend": st.fixed_dictionaries({"system": JUNK, "amount": JUNK}) | JUNK,
+    "sheets": st.dictionaries(st.sampled_from(["flip", "pool", "fluke", "passages", "swift"]),
+                              SHEET | JUNK, max_size=4) | JUNK}) | JUNK
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.text(max_size=40),
+                 JUNK.map(json.dumps),
+                 st.lists(CHARACTER, max_size=3).map(lambda raws: as_file(*raws)),
+                 st.dictionaries(st.sampled_from(["version", "kind", "next_id", "characters"]),
+                                 JUNK).map(json.dumps)))
+def test_any_file_gives_characters_or_the_one_error(text):
+    try:
+        characters = read_file(text)
+    except CharactersFileError as error:
+        assert str(error).startswith("This file could not be imported: ")
+        return
+    assert characters == [read_character(c) for c in characters]
+    roster = Roster(MemoryStorage())
+    assert roster.merge(characters)[:2] == (len(characters), 0)

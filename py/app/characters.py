@@ -32,6 +32,8 @@ from .storage import (
     Storage,
     dump,
     envelope,
+    parse,
+    stamp,
     text_field,
     utc_now,
     whole,
@@ -53,6 +55,10 @@ SHEET_OF = {"flip": "flip", "pool": "pool", "swift": "pool", "fluke": "fluke",
 
 class SpendError(ValueError):
     """A spend or undo refused; the message is for the player."""
+
+
+class CharactersFileError(ValueError):
+    """A characters file refused whole; the message is for the player and nothing changed."""
 
 
 @dataclass(frozen=True)
@@ -203,7 +209,7 @@ def _last_spend(value: object) -> dict | None:
         return None
     value = _object(value, "last_spend")
     system = value.get("system")
-    if system not in RESOURCES:
+    if not isinstance(system, str) or system not in RESOURCES:
         raise FieldError("last_spend.system", "must be a system that spends a resource")
     return {"system": system,
             "amount": whole(value.get("amount"), "last_spend.amount", 1, MOST_XP)}
@@ -376,6 +382,74 @@ def _record(character: dict, system: str, resource: Resource, amount: int, befor
             "text": text}
 
 
+# ---- files: moving characters to another browser ------------------------------------------------
+
+
+def counted(count: int) -> str:
+    return f"{count:,} character{'s' * (count != 1)}"
+
+
+def read_file(text: object) -> list[dict]:
+    """The characters of an exported file, every one checked; CharactersFileError naming the
+    first problem otherwise. Stricter than loading from storage: nothing is left out quietly."""
+    try:
+        data = parse(text, KIND, LONGEST_FILE)
+        raws = data.get("characters")
+        if not isinstance(raws, list):
+            raise FieldError("characters", "must be a list")
+        whole(data.get("next_id"), "next_id", 1, 2**52)
+        if not raws:
+            raise ValueError("it holds no characters")
+        if len(raws) > MOST_CHARACTERS:
+            raise ValueError(f"it holds {counted(len(raws))} and this page keeps at most "
+                             f"{MOST_CHARACTERS}")
+        characters = [_file_character(n, raw) for n, raw in enumerate(raws, 1)]
+        _check_unique(characters)
+    except ValueError as error:  # EnvelopeError and FieldError too
+        raise CharactersFileError(f"This file could not be imported: {error}. Your characters "
+                                  "were not changed.") from None
+    return characters
+
+
+def _file_character(n: int, raw: object) -> dict:
+    try:
+        return read_character(raw)
+    except FieldError as error:
+        try:
+            which = f"character {n} ({_name(raw.get('name'), 'name')})"
+        except (AttributeError, FieldError):  # not an object, or no usable name
+            which = f"character {n}"
+        raise ValueError(f"{which}, {error}") from None
+
+
+def _check_unique(characters: list[dict]) -> None:
+    ids, names = set(), set()
+    for character in characters:
+        if character["id"] in ids:
+            raise ValueError(f"two characters have the id {character['id']}")
+        if character["name"].casefold() in names:
+            raise ValueError(f"two characters are called {character['name']}")
+        ids.add(character["id"])
+        names.add(character["name"].casefold())
+
+
+def import_question(count: int, replaced: list[dict]) -> str:
+    """What the page asks before an import replaces characters here (`Roster.replaced_by`)."""
+    names = [character["name"] for character in replaced]
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3:,} more" if len(names) > 3 else "")
+    if len(names) == 1:
+        return (f"Import {counted(count)}? It replaces {shown}, the character here with the same "
+                "name: their sheet, Luck and XP here are overwritten.")
+    return (f"Import {counted(count)}? It replaces {counted(len(names))} here with the same "
+            f"names ({shown}): their sheets, Luck and XP here are overwritten.")
+
+
+def import_summary(added: int, replaced: int) -> str:
+    """What an import did: "Imported 3 characters (1 replaced)."."""
+    extra = f" ({replaced:,} replaced)" if replaced else ""
+    return f"Imported {counted(added + replaced)}{extra}."
+
+
 # ---- the roster in storage -----------------------------------------------------------------------
 
 
@@ -438,6 +512,44 @@ class Roster:
         self._characters.pop(character_id, None)
         return self._save()
 
+    # -- export, import
+
+    def export_json(self) -> str:
+        """Every character as a file's text: the document storage keeps, which `read_file` reads."""
+        return dump(envelope(KIND, next_id=self._next_id,
+                             characters=list(self._characters.values())))
+
+    def export_name(self) -> str:
+        """A file name for the export: "skillcheck-characters-2026-11-29.json" (the UTC date)."""
+        return f"skillcheck-characters-{stamp(self._slot.clock())[:10]}.json"
+
+    def replaced_by(self, characters: list[dict]) -> list[dict]:
+        """The characters here that merging `characters` would replace (the same name in any
+        case); CharactersFileError when the merge would hold more than MOST_CHARACTERS."""
+        here = {character["name"].casefold(): character for character in self._characters.values()}
+        replaced = [here[c["name"].casefold()] for c in characters if c["name"].casefold() in here]
+        total = len(self._characters) + len(characters) - len(replaced)
+        if total > MOST_CHARACTERS:
+            raise CharactersFileError(
+                f"This file could not be imported: with it there would be {counted(total)} and "
+                f"this page keeps at most {MOST_CHARACTERS}. Your characters were not changed.")
+        return replaced
+
+    def merge(self, characters: list[dict]) -> tuple[int, int, list[str]]:
+        """Add the characters `read_file` gave: (added, replaced, warnings). A new one gets a new
+        id; one named like a character here replaces it and keeps its id, so it stays picked.
+        Their last spend is dropped: an undo recorded in another browser does not apply here."""
+        ids = {c["name"].casefold(): c["id"] for c in self.replaced_by(characters)}
+        merged, next_id = dict(self._characters), self._next_id
+        for character in characters:
+            character_id = ids.get(character["name"].casefold())
+            if character_id is None:
+                character_id, next_id = next_id, next_id + 1
+            merged[character_id] = read_character({**character, "id": character_id,
+                                                   "last_spend": None})
+        self._characters, self._next_id = merged, next_id
+        return len(characters) - len(ids), len(ids), self._save()
+
     def _check_name(self, character: dict) -> None:
         name = character["name"].casefold()
         if any(other["name"].casefold() == name and other["id"] != character["id"]
@@ -463,5 +575,4 @@ class Roster:
         return (kept, next_id), len(raws) - len(kept)
 
     def _save(self) -> list[str]:
-        return self._slot.save(dump(envelope(KIND, next_id=self._next_id,
-                                             characters=list(self._characters.values()))))
+        return self._slot.save(self.export_json())
