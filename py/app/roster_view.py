@@ -16,12 +16,17 @@ from pyscript.ffi import is_none
 from . import browser, forms, page, sheet_form, table
 from .characters import (
     RESOURCES,
+    CharactersFileError,
     Roster,
     SpendError,
     apply_result,
+    counted,
     edited,
     fill,
+    import_question,
+    import_summary,
     limits,
+    read_file,
     spend_problem,
     undo_spend,
 )
@@ -49,7 +54,7 @@ def start(storage: Storage, fill_form: Callable[[str | None, dict], None]) -> No
     skills = skillcheck.SYSTEMS.get("flip", {}).get("skills", [])
     template = document.getElementById("flip_skills-template").content
     template.querySelector("select").insertAdjacentHTML("beforeend", page.skill_options(skills))
-    for control in ("who-character", "who-new"):
+    for control in ("who-character", "who-new", "who-import"):
         web.page[control].disabled = False
     say(" ".join(roster().warnings))
     render()
@@ -59,8 +64,10 @@ def picked() -> dict | None:
     return roster().get(state["picked"]) if state["picked"] else None
 
 
-def say(message: str) -> None:
-    web.page["who-status"].textContent = message
+def say(message: str, problem: bool = False) -> None:
+    status = web.page["who-status"]
+    status.textContent = message
+    status._dom_element.classList.toggle("problem", problem)
 
 
 def _pick(character_id: int | None) -> None:
@@ -90,6 +97,7 @@ def render() -> None:
     web.page["who-stock"].textContent = (
         f"Luck {character['luck']:,} · XP {character['xp']:,}" if character else "")
     web.page["who-edit"].hidden = character is None
+    web.page["who-export"].disabled = not roster().all()
     last = character and character["last_spend"]
     undo = web.page["who-undo"]
     undo.hidden = not last
@@ -176,6 +184,42 @@ def on_undo(event) -> None:
     say(" ".join([undo["text"], *roster().update(restored)]))
     table.record_undo(undo)
     render()
+
+
+# ---- moving characters to another browser: export, import --------------------------------------
+
+@when("click", "#who-export")
+@guarded
+def on_export(event) -> None:
+    count = len(roster().all())
+    browser.download(roster().export_name(), roster().export_json())
+    say(f"Exported {counted(count)} as {roster().export_name()}.")
+
+
+@when("change", "#who-import")
+@guarded
+async def on_import(event) -> None:
+    files = event.target.files
+    if not files.length:
+        return
+    text = await files.item(0).text()
+    event.target.value = ""  # the same file can be chosen again
+    try:
+        characters = read_file(text)
+        replaced = roster().replaced_by(characters)
+    except CharactersFileError as error:
+        say(str(error), problem=True)
+        return
+
+    def merge() -> None:
+        added, replacing, warnings = roster().merge(characters)
+        say(" ".join([import_summary(added, replacing), *warnings]), problem=bool(warnings))
+        render()
+
+    if replaced:
+        browser.ask(import_question(len(characters), replaced), "Import and replace", merge)
+    else:
+        merge()
 
 
 # ---- the editor ----------------------------------------------------------------------------------
