@@ -258,5 +258,5 @@ def test_a_secret_checks_odds_are_a_chart_of_every_total(request_):
     assert "odds-row" not in shown  # no "secret: 100 %" row
     word = "number of successes" if request_["system"] == "pool" else "total"
     assert f'aria-label="Chance of each {word}"' in shown
-    heights = [float(h) for h in re.findall(r"height:([\d.]+)%", shown)]
+    heights = [float(h) for h in re.findall(r'<rect y="[\d.]+" width="1" height="([\d.]+)"', shown)]
     assert max(heights) == 100.0 and len(heights) == len(bars)
