@@ -20,6 +20,14 @@ def who(page: Page) -> Locator:
     return page.locator("#who")
 
 
+def files(page: Page) -> Locator:
+    """The character bar's export and import, unfolded (they sit under a summary line)."""
+    tools = who(page).locator("details.who-files")
+    if tools.get_attribute("open") is None:
+        tools.get_by_text("Move characters to another device").click()
+    return tools
+
+
 def status(page: Page) -> Locator:
     return who(page).get_by_role("status")
 
@@ -39,25 +47,25 @@ def stored(page: Page) -> str | None:
 def export(page: Page, folder: Path) -> Path:
     """Press "Export characters" and keep the downloaded file."""
     with page.expect_download() as download:
-        who(page).get_by_role("button", name="Export characters").click()
+        files(page).get_by_role("button", name="Export characters").click()
     path = folder / download.value.suggested_filename
     download.value.save_as(path)
     return path
 
 
 def import_file(page: Page, path: Path) -> None:
-    who(page).get_by_label("Import characters").set_input_files(path)
+    files(page).get_by_label("Import characters").set_input_files(path)
 
 
 def test_characters_go_to_another_browser_by_file(app, fresh_context, boot, app_url, tmp_path):
-    export_button = who(app).get_by_role("button", name="Export characters")
+    export_button = files(app).get_by_role("button", name="Export characters")
     expect(export_button).to_be_disabled()  # nothing to export yet
     new_character(app, "Vex", luck=2, notes="Owes <b>money</b>.", sheet=pool_sheet)
     new_character(app, "Mara", xp=4)
     expect(export_button).to_be_enabled()
     export_button.focus()  # the file picker is next in the keyboard order
     app.keyboard.press("Tab")
-    expect(who(app).get_by_label("Import characters")).to_be_focused()
+    expect(files(app).get_by_label("Import characters")).to_be_focused()
 
     exported = export(app, tmp_path)
     assert re.fullmatch(r"skillcheck-characters-\d{4}-\d\d-\d\d\.json", exported.name)
