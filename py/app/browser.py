@@ -112,6 +112,17 @@ def download(name: str, text: str, kind: str = "application/json") -> None:
     window.setTimeout(create_proxy(lambda *_: window.URL.revokeObjectURL(url)), 60_000)
 
 
+async def chosen_text(event) -> str | None:
+    """The text of the file just chosen in a file input (None if it was cancelled); the input is
+    emptied so that choosing the same file again is a change too."""
+    files = event.target.files
+    if not files.length:
+        return None
+    text = await files.item(0).text()
+    event.target.value = ""
+    return text
+
+
 async def copy_text(text: str) -> bool:
     """Put `text` on the clipboard; False when the browser does not allow it."""
     clipboard = getattr(window.navigator, "clipboard", None)

@@ -122,11 +122,9 @@ def on_export(event) -> None:
 @when("change", "#log-import")
 @guarded
 async def on_import(event) -> None:
-    files = event.target.files
-    if not files.length:
+    text = await browser.chosen_text(event)
+    if text is None:
         return
-    text = await files.item(0).text()
-    event.target.value = ""  # the same file can be chosen again
     try:
         count, _ = RollLog(MemoryStorage()).import_json(text)  # read it before asking
     except LogFileError as error:
