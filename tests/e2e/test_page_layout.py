@@ -27,6 +27,10 @@ def test_the_form_can_be_filled_while_python_loads(fresh_context, app_url):
     page.get_by_role("radio", name="Opposed", exact=True).check()  # the pickers work too
     expect(page.locator("#form-flip-opposed")).to_be_visible()
     page.get_by_role("radio", name="Unopposed", exact=True).check()
+    for _ in range(600):  # a busy machine may not have asked for it yet; it cannot finish without
+        if held:
+            break
+        page.wait_for_timeout(100)
     assert held, "the page asked for no wasm: is Python loading some other way?"
     for route in held:
         route.continue_()
