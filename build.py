@@ -434,6 +434,24 @@ def find_chromium(python: str = sys.executable) -> str | None:
     return path if found.returncode == 0 and path and os.access(path, os.X_OK) else None
 
 
+# How the tests and benchmarks run Chromium: headless here, nothing beyond 127.0.0.1 resolvable.
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check",
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE localhost",
+]
+CHROMIUM_LAUNCHER = ROOT / "tools" / "chromium" / "launch"
+
+
+def chromium_launch_args(chromium: str, log: Path | None = None) -> dict:
+    """Playwright's launch options for `chromium`, started through tools/chromium/launch: its
+    heap profiler off (it crashes renderers running Pyodide), its log appended to `log` if given."""
+    env = {**os.environ, "SKILLCHECK_CHROMIUM": chromium}
+    if log is not None:
+        env["SKILLCHECK_CHROMIUM_LOG"] = str(log)
+    return {"executable_path": str(CHROMIUM_LAUNCHER), "args": CHROMIUM_ARGS, "env": env}
+
+
 def ensure_venv(src: Path = ROOT) -> str:
     """.venv with requirements-test.txt installed (again only when that file changes)."""
     venv = src / ".venv"

@@ -50,7 +50,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
-from tests.e2e.conftest import CHROMIUM_ARGS  # noqa: E402  (the tests' browser, exactly)
 from tools.snapshot import preload  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "out"
@@ -291,7 +290,7 @@ def launch_args() -> dict:
     chromium = build.find_chromium()
     if chromium is None:
         raise SystemExit("startup.py: no Chromium (apt-get install chromium, or set CHROMIUM_PATH)")
-    return {"executable_path": chromium, "args": CHROMIUM_ARGS, "headless": True}
+    return {**build.chromium_launch_args(chromium), "headless": True}  # the tests' browser
 
 
 def boot(page: Page, url: str | None = None) -> dict:
@@ -456,7 +455,7 @@ def run(runs: int, dist: Path | None, experiments: bool, budget: float) -> dict:
 def machine() -> str:
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text()
                 .splitlines() if line.startswith("model name")), platform.processor())
-    chromium = launch_args()["executable_path"]
+    chromium = launch_args()["env"]["SKILLCHECK_CHROMIUM"]
     version = subprocess.run([chromium, "--version"], capture_output=True, text=True).stdout
     return (f"{platform.system()} {platform.release()}, {os.cpu_count()} cores ({cpu}), "
             f"Python {platform.python_version()}, {version.strip() or chromium}")

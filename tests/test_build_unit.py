@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
+import subprocess
 import zipfile
 import zlib
 from pathlib import Path
@@ -275,3 +276,29 @@ def test_no_chromium_anywhere_is_reported_as_none(tmp_path, monkeypatch):
     monkeypatch.delenv("CHROMIUM_PATH", raising=False)
     monkeypatch.setattr(build, "CHROMIUM_PATHS", (str(tmp_path / "no-chromium"),))
     assert build.find_chromium(python="/bin/false") is None  # nor a Playwright to ask
+
+
+def launched(tmp_path, args: list[str], log: Path | None = None) -> subprocess.CompletedProcess:
+    """Run tools/chromium/launch with a stand-in Chromium that prints its arguments, one a line."""
+    echo = write(tmp_path / "chromium", "#!/bin/sh\nprintf '%s\\n' \"$@\"\necho to-stderr >&2\n")
+    echo.chmod(0o755)
+    options = build.chromium_launch_args(str(echo), log=log)
+    return subprocess.run([options["executable_path"], *args], env=options["env"],
+                          capture_output=True, text=True, check=True)
+
+
+def test_the_launcher_joins_every_disabled_feature_list_and_turns_the_heap_profiler_off(tmp_path):
+    rules = "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"
+    shown = launched(tmp_path, ["--a", "--disable-features=X,Y", rules, "--disable-features=Z",
+                                "--b"])
+    assert shown.stdout.splitlines() == [
+        "--a", rules, "--b", "--disable-features=HeapProfilerReporting,X,Y,Z"]
+    assert shown.stderr == "to-stderr\n"
+
+
+def test_the_launcher_appends_chromiums_log_and_stderr_to_the_given_file(tmp_path):
+    log = write(tmp_path / "chromium.log", "earlier\n")
+    shown = launched(tmp_path, ["--a"], log=log)
+    assert shown.stdout.splitlines() == [
+        "--enable-logging=stderr", "--a", "--disable-features=HeapProfilerReporting"]
+    assert shown.stderr == "" and log.read_text() == "earlier\nto-stderr\n"

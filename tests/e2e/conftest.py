@@ -3,6 +3,12 @@
 Nothing outside this machine is reachable (--host-resolver-rules), and any request a page makes to
 another host fails the test that was running. `context.route` is avoided on purpose: it turns off
 the HTTP cache and slows the 9.6 MB wasm; requests are recorded passively instead.
+
+Chromium starts through tools/chromium/launch (build.chromium_launch_args): its heap profiler,
+which crashes renderers running Pyodide, is off, and its log goes to a file. A renderer crash is
+still recorded with what Chromium and the kernel said (tests/e2e/crashes.py) and listed at the end
+of the run; a shared page that crashed is booted again for the next test. Contexts live as long as
+the fixture that made them (session or module), so only a handful of renderers are alive at once.
 """
 
 from __future__ import annotations
@@ -16,19 +22,16 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Request
 
 import build
+from crashes import Crashes, SharedPage
 
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost"})
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check",
-    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE localhost",
-]
 PHONE = {"viewport": {"width": 375, "height": 812}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}, "is_mobile": False, "has_touch": False,
            "device_scale_factor": 1}
 BOOT_TIMEOUT_MS = 60_000
 READY = "html[data-ready='true']"
+CRASHES = pytest.StashKey[Crashes]()
 
 
 # --- the site ----------------------------------------------------------------------------------
@@ -72,11 +75,31 @@ def base_url(app_url: str) -> str:
 # --- the browser -------------------------------------------------------------------------------
 
 @pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+def chromium_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where every Chromium this session writes its log (stderr, renderers' included)."""
+    return tmp_path_factory.mktemp("chromium") / "chromium.log"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict, chromium_log: Path) -> dict:
     chromium = build.find_chromium()
     if chromium is None:
         pytest.exit("no Chromium: `apt-get install chromium`, or set CHROMIUM_PATH", returncode=1)
-    return {**browser_type_launch_args, "executable_path": chromium, "args": CHROMIUM_ARGS}
+    return {**browser_type_launch_args, **build.chromium_launch_args(chromium, log=chromium_log)}
+
+
+@pytest.fixture(scope="session")
+def crashes(request: pytest.FixtureRequest, chromium_log: Path) -> Crashes:
+    """Renderer crashes of this session; listed at the end of the run (pytest_terminal_summary)."""
+    request.config.stash[CRASHES] = Crashes(chromium_log)
+    return request.config.stash[CRASHES]
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    if CRASHES in config.stash and (lines := config.stash[CRASHES].report()):
+        terminalreporter.section("Chromium renderer crashes")
+        for line in lines:
+            terminalreporter.line(line)
 
 
 class OutsideRequests:
@@ -109,10 +132,16 @@ def no_outside_requests(outside: OutsideRequests) -> Iterator[None]:
         pytest.fail(f"requests left this machine: {made}")
 
 
+@pytest.fixture(scope="session")
+def watch(outside: OutsideRequests, crashes: Crashes) -> Callable[[BrowserContext], BrowserContext]:
+    """watch(context): its requests beyond 127.0.0.1 and its renderer crashes are recorded."""
+    return lambda context: crashes.watch(outside.watch(context))
+
+
 @pytest.fixture
-def new_context(new_context: Callable[..., BrowserContext], outside: OutsideRequests):
-    """pytest-playwright's factory (so `context` and `page` too), with outside requests watched."""
-    return lambda **kwargs: outside.watch(new_context(**kwargs))
+def new_context(new_context: Callable[..., BrowserContext], watch):
+    """pytest-playwright's factory (so `context` and `page` too), watched."""
+    return lambda **kwargs: watch(new_context(**kwargs))
 
 
 @pytest.fixture
@@ -121,19 +150,27 @@ def fresh_context(new_context: Callable[..., BrowserContext]) -> BrowserContext:
     return new_context(**PHONE)
 
 
-@pytest.fixture(scope="session")
-def session_contexts(browser: Browser, browser_context_args: dict, outside: OutsideRequests):
-    """make(**options): a watched context that lives for the session; phone-sized unless told."""
+def _contexts(browser: Browser, options: dict, watch) -> Iterator[Callable[..., BrowserContext]]:
+    """make(**options): a watched context, phone-sized unless told, closed when the scope ends."""
     contexts: list[BrowserContext] = []
 
     def make(**kwargs) -> BrowserContext:
-        options = {**browser_context_args, **PHONE, **kwargs}
-        contexts.append(outside.watch(browser.new_context(**options)))
+        contexts.append(watch(browser.new_context(**{**options, **PHONE, **kwargs})))
         return contexts[-1]
 
     yield make
     for context in contexts:
         context.close()
+
+
+@pytest.fixture(scope="session")
+def session_contexts(browser: Browser, browser_context_args: dict, watch):
+    yield from _contexts(browser, browser_context_args, watch)
+
+
+@pytest.fixture(scope="module")
+def module_contexts(browser: Browser, browser_context_args: dict, watch):
+    yield from _contexts(browser, browser_context_args, watch)
 
 
 def _boot(page: Page, url: str) -> Page:
@@ -150,15 +187,25 @@ def boot() -> Callable[[Page, str], Page]:
 
 
 @pytest.fixture(scope="session")
-def booted(session_contexts, app_url: str) -> Page:
-    """One phone-sized page, booted once and shared by the page tests."""
-    return _boot(session_contexts().new_page(), app_url)
+def shared_phone(session_contexts, app_url: str, crashes: Crashes) -> SharedPage:
+    return SharedPage(session_contexts, app_url, crashes, _boot)
 
 
 @pytest.fixture(scope="session")
-def desktop(session_contexts, app_url: str) -> Page:
+def shared_desktop(session_contexts, app_url: str, crashes: Crashes) -> SharedPage:
+    return SharedPage(session_contexts, app_url, crashes, _boot, **DESKTOP)
+
+
+@pytest.fixture
+def booted(shared_phone: SharedPage) -> Page:
+    """One phone-sized page, booted once and shared by the page tests."""
+    return shared_phone.get()
+
+
+@pytest.fixture
+def desktop(shared_desktop: SharedPage) -> Page:
     """One desktop-sized page, booted once and shared."""
-    return _boot(session_contexts(**DESKTOP).new_page(), app_url)
+    return shared_desktop.get()
 
 
 @pytest.fixture

@@ -14,9 +14,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def page_requests(session_contexts, app_url, boot):
+def page_requests(module_contexts, app_url, boot):
     """Every response of a first visit with service workers off: what the page itself asks for."""
-    context = session_contexts(service_workers="block")
+    context = module_contexts(service_workers="block")
     responses, errors = [], []
     context.on("response", lambda response: responses.append(response))
     page = context.new_page()

@@ -49,10 +49,10 @@ def relative(url: str, base: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def first_visit(serve_dist, session_contexts, boot):
+def first_visit(serve_dist, module_contexts, boot):
     """A phone's first visit on its own server, every request recorded, until the SW controls."""
     server = serve_dist()
-    context = session_contexts()
+    context = module_contexts()
     requests, failures = [], []
     context.on("request", lambda request: requests.append(request.url))
     context.on("response", lambda response: response.status >= 400 and failures.append(
@@ -159,9 +159,9 @@ def test_manifest_names_the_app_and_its_icons_exist(dist):
 
 
 def test_chromium_finds_the_page_installable(browser_type, browser_type_launch_args, app_url,
-                                             outside, tmp_path):
+                                             watch, tmp_path):
     # Incognito contexts are never installable: this one test runs in a real profile.
-    context = outside.watch(browser_type.launch_persistent_context(
+    context = watch(browser_type.launch_persistent_context(
         tmp_path / "profile", **browser_type_launch_args))
     try:
         page = context.new_page()

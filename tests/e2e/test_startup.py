@@ -124,14 +124,14 @@ def test_an_unusable_snapshot_falls_back_to_a_normal_boot(
 
 
 @pytest.fixture(scope="module")
-def probes(snapshot, dist, tmp_path_factory, serve_dist, session_contexts, boot) -> list[Page]:
+def probes(snapshot, dist, tmp_path_factory, serve_dist, module_contexts, boot) -> list[Page]:
     """The probe page loaded twice, each in a new context counting crypto.getRandomValues."""
     site = site_copy(dist, tmp_path_factory.mktemp("probe"))
     (site / "probe.html").write_text(PROBE, encoding="utf-8")
     url = serve_dist(site).url + "probe.html"
     pages = []
     for _ in range(2):
-        context = session_contexts()
+        context = module_contexts()
         context.add_init_script(COUNT_RANDOM_CALLS)
         pages.append(boot(context.new_page(), url))
     return pages

@@ -61,9 +61,9 @@ def run_python(page: Page, code: str):
 
 
 @pytest.fixture(scope="module")
-def watched(session_contexts, app_url, boot) -> SimpleNamespace:
+def watched(module_contexts, app_url, boot) -> SimpleNamespace:
     """A phone page booted under the watch: CSP violations, random calls, errors."""
-    context = session_contexts()
+    context = module_contexts()
     context.add_init_script(WATCH)
     page = context.new_page()
     errors: list[str] = []
