@@ -123,6 +123,52 @@ def test_an_unusable_snapshot_falls_back_to_a_normal_boot(
     assert errors == []
 
 
+UNFINISHED = "skillcheck.snapshot-start"
+# Before the page's own scripts: leave a start mark `age_ms` old, and note every mark seen later.
+MARK_AND_WATCH = """(key, age_ms) => {
+  if (age_ms !== null && !sessionStorage.getItem("marked")) {
+    localStorage.setItem(key, String(Date.now() - age_ms));
+    sessionStorage.setItem("marked", "1");  // only before the first load
+  }
+  window.marks = [];
+  setInterval(() => window.marks.push(localStorage.getItem(key)), 20);
+}"""
+
+
+def start_with_mark(context, url: str, boot, age_ms: int | None) -> tuple[Page, list[str]]:
+    context.add_init_script(f"({MARK_AND_WATCH})({json.dumps(UNFINISHED)}, {json.dumps(age_ms)})")
+    page = context.new_page()
+    notes: list[str] = []
+    page.on("console", lambda message: notes.append(message.text))
+    return boot(page, url), notes
+
+
+def test_a_start_from_the_snapshot_is_marked_until_the_page_is_ready(snapshot, fresh_context,
+                                                                     app_url, boot):
+    page, _ = start_with_mark(fresh_context, app_url, boot, age_ms=None)
+    assert boot_path(page) == "snapshot"
+    assert any(mark for mark in page.evaluate("window.marks"))  # set while it started
+    assert page.evaluate(f"localStorage.getItem('{UNFINISHED}')") is None  # gone once ready
+
+
+def test_after_a_start_that_stopped_short_the_browser_starts_normally_for_a_day(
+        snapshot, fresh_context, app_url, boot):
+    # What an "Aw, Snap!" during a start from the snapshot leaves behind: its mark.
+    page, notes = start_with_mark(fresh_context, app_url, boot, age_ms=60_000)
+    assert boot_path(page) == "normal"
+    assert [note for note in notes if "without the snapshot" in note and "stopped short" in note]
+    assert page.evaluate(f"localStorage.getItem('{UNFINISHED}')") is not None  # the day runs on
+    page.reload()
+    page.locator("html[data-ready='true']").wait_for(state="attached")
+    assert boot_path(page) == "normal"
+
+
+def test_a_mark_older_than_a_day_is_forgotten(snapshot, fresh_context, app_url, boot):
+    page, _ = start_with_mark(fresh_context, app_url, boot, age_ms=25 * 60 * 60 * 1000)
+    assert boot_path(page) == "snapshot"
+    assert page.evaluate(f"localStorage.getItem('{UNFINISHED}')") is None
+
+
 @pytest.fixture(scope="module")
 def probes(snapshot, dist, tmp_path_factory, serve_dist, module_contexts, boot) -> list[Page]:
     """The probe page loaded twice, each in a new context counting crypto.getRandomValues."""
