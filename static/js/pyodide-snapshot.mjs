@@ -99,9 +99,10 @@ async function inflate(stream, entry) {
   return bytes;
 }
 
+// A mark from the future (the clock was set back) is as stale as one over a day old.
 function stoppedShortLately() {
-  const started = Number(stored(UNFINISHED));
-  return started > 0 && Date.now() - started < NORMAL_FOR_MS;
+  const age = Date.now() - Number(stored(UNFINISHED));
+  return age >= 0 && age < NORMAL_FOR_MS;
 }
 
 // Mark this start until <html data-ready="true"> or the page is left (a crash does neither).
