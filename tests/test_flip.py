@@ -62,7 +62,7 @@ def test_tony_in_the_library_needs_a_twelve_from_three_cards():
     assert made["explain"] == [
         "Uses Knowledge, an Advanced skill on Acquired Intellect [AI].",
         "Flipped 3 cards: rank 2, flip +1.", "Turned up 3D, QS, 7H.",
-        "Kept Q (12) + aspect 3 + shift 1 = 16 against DTN 16: success."]
+        "Kept Q (12) + aspect 3 + shift 1 = 16 against DTN 16 (hard): success."]
     missed = flip(**library, cards=["JS", "JD", "2C"])
     assert (missed["outcome"], missed["total"], missed["margin"]) == ("failure", 15, -1)
     assert len(flip(**library, seed=7)["cards"]) == 3
@@ -95,16 +95,21 @@ def test_hard_strength_aspect_check_flips_three_adds_three():
 
 # --- Levels of success and failure at the ladder's edges ------------------------------------
 
+# "it's going to be Hard (DTN 16)": a DTN's rating is the highest ladder value at or below it;
+# "if a character would have exceeded the next higher difficulty rating" / "would have failed
+# the next lower difficulty rating" — the next higher is the first ladder value above the DTN,
+# the next lower the value under the DTN's own rating (16 → 12, 15 → 12, 13 → 9).
 @pytest.mark.parametrize(("dtn", "total", "outcome"), [
     (16, 18, "great success"), (16, 17, "success"), (16, 16, "success"), (16, 15, "failure"),
-    (16, 14, "bad failure"),
+    (16, 14, "failure"), (16, 12, "failure"), (16, 11, "bad failure"),
     (15, 18, "great success"), (15, 17, "success"), (15, 12, "failure"), (15, 11, "bad failure"),
+    (13, 15, "great success"), (13, 9, "failure"), (13, 8, "bad failure"),
     (5, 7, "great success"), (5, 6, "success"), (5, 4, "failure"), (5, -30, "failure"),
     (4, 5, "great success"), (4, 3, "failure"), (0, 0, "success"), (0, 5, "great success"),
     (25, 60, "success"), (25, 24, "failure"), (25, 20, "bad failure"),
-    (24, 25, "great success"), (24, 24, "success"), (24, 21, "failure"), (24, 20, "bad failure"),
-    (30, 60, "success"), (30, 24, "bad failure"), (30, 25, "failure"), (100, 57, "failure"),
-    (100, 24, "bad failure"),
+    (24, 25, "great success"), (24, 24, "success"), (24, 18, "failure"), (24, 17, "bad failure"),
+    (30, 60, "success"), (30, 21, "failure"), (30, 20, "bad failure"), (100, 57, "failure"),
+    (100, 21, "failure"), (100, 20, "bad failure"),
 ])
 def test_levels_reach_the_next_rating_or_fall_below_the_one_under(dtn, total, outcome):
     # One card: a 7 (rank 1), so the aspect and shift make the total.
@@ -121,7 +126,7 @@ def test_levels_are_explained_with_the_rating_they_reach():
         "Great success: 18 reaches very hard (18), the next difficulty above DTN 16.")
     bad = flip(rank=1, aspect=0, dtn=12, cards=["7H"])
     assert bad["explain"][-1] == (
-        "Bad failure: 7 is below easy (9), the next difficulty below DTN 12.")
+        "Bad failure: 7 is below easy (9), the next difficulty below DTN 12 (average).")
     assert flip(rank=1, aspect=8, dtn=15, cards=["7H"])["explain"][-1].endswith(
         "against DTN 15 (hard): success.")
 
@@ -371,9 +376,9 @@ def team(dtn: int, secondaries: list[list[str] | None], primary_cards=None, **pr
     ([None, None], ["shift-1", "shift-1"], 0, -2),   # 7 + 5 = 12 < 15
 ])
 def test_team_grants(secondaries, grants, flip_bonus, shift):
-    # DTN 16: the secondaries flip against hard (15), so a card of 10 or more with aspect 5.
+    # DTN 18: the secondaries flip against hard (15), so a card of 10 or more with aspect 5.
     count = 2 + flip_bonus
-    result = team(16, secondaries, primary_cards=hand(*range(13, 13 - count, -1)))
+    result = team(18, secondaries, primary_cards=hand(*range(13, 13 - count, -1)))
     assert [s["grant"] for s in result["secondaries"]] == grants
     assert result["granted"] == {"flip": flip_bonus, "shift": shift}
     assert all(s["dtn"] == 15 for s in result["secondaries"])
@@ -396,9 +401,11 @@ def test_team_primary_cards_count_after_the_granted_flip():
     assert not result["primary"]["keep_low"] and result["primary"]["kept_value"] == 5
 
 
+# "Secondary participants flip with a DTN one level lower": the next lower rating, so a team
+# at "Hard (DTN 16)" helps against 12, as a team at Hard 15 does.
 @pytest.mark.parametrize(("dtn", "secondary_dtn"), [
-    (16, 15), (15, 12), (12, 9), (9, 7), (7, 5), (6, 5), (5, 5), (3, 3), (0, 0), (25, 21),
-    (26, 25), (100, 25)])
+    (16, 12), (15, 12), (13, 9), (12, 9), (9, 7), (7, 5), (6, 6), (5, 5), (3, 3), (0, 0),
+    (25, 21), (26, 21), (100, 21)])
 def test_secondaries_flip_one_difficulty_lower(dtn, secondary_dtn):
     result = team(dtn, [["7H"]])
     assert result["secondaries"][0]["dtn"] == secondary_dtn
@@ -424,18 +431,17 @@ def test_team_draws_each_secondary_in_turn_then_the_primary():
 def test_team_is_explained():
     result = team(16, [["KH"], ["2C"]], primary_cards=["4S", "9D", "QH"])
     assert result["explain"] == [
-        "The secondaries flip against DTN 15, one difficulty below 16.",
+        "The secondaries flip against DTN 12, one difficulty below 16.",
         "Secondary 1 flipped 1 card: rank 1.", "Secondary 1 turned up KH.",
-        "Secondary 1 kept K (13) + aspect 5 = 18 against DTN 15 (hard): great success, so "
+        "Secondary 1 kept K (13) + aspect 5 = 18 against DTN 12 (average): great success, so "
         "flip +1 for the primary.",
         "Secondary 2 flipped 1 card: rank 1.", "Secondary 2 turned up 2C.",
-        "Secondary 2 kept 2 + aspect 5 = 7 against DTN 15 (hard): bad failure, so shift −1 "
+        "Secondary 2 kept 2 + aspect 5 = 7 against DTN 12 (average): bad failure, so shift −1 "
         "for the primary.",
         "Secondary 2 failed by enough that the GM may raise the DTN one step.",
         "The team gives the primary flip +1 and shift −1.",
         "Primary flipped 3 cards: rank 2, team flip +1.", "Primary turned up 4S, 9D, QH.",
-        "Primary kept Q (12) + aspect 3 + team shift −1 = 14 against DTN 16: bad failure.",
-        "Bad failure: 14 is below hard (15), the next difficulty below DTN 16."]
+        "Primary kept Q (12) + aspect 3 + team shift −1 = 14 against DTN 16 (hard): failure."]
 
 
 def test_team_sides_may_take_a_seven_and_the_team_may_be_alone():

@@ -22,12 +22,19 @@ DECK_VALUES = [v for v in range(1, 14) for _ in range(4)]
 STEPS = (5, 7, 9, 12, 15, 18, 21, 25)
 
 
+def lower_rating(dtn: int) -> int | None:
+    """The ladder value under the DTN's own rating (the highest value at or below it)."""
+    own = [v for v in STEPS if v <= dtn]
+    lower = [v for v in STEPS if own and v < own[-1]]
+    return lower[-1] if lower else None
+
+
 def level(total: int, dtn: int) -> str:
     if total >= dtn:
         higher = [v for v in STEPS if v > dtn]
         return "great success" if higher and total >= higher[0] else "success"
-    lower = [v for v in STEPS if v < dtn]
-    return "bad failure" if lower and total < lower[-1] else "failure"
+    lower = lower_rating(dtn)
+    return "bad failure" if lower is not None and total < lower else "failure"
 
 
 def count_and_end(n: int) -> tuple[int, bool]:
@@ -186,8 +193,8 @@ def test_opposed_ten_cards_a_side_matches_icepool(aspects, ties_to):
 def listed_team(dtn: int, primary: dict, helpers: list[dict]) -> dict[str, Fraction]:
     """Every card of every one-card secondary (one deck each; a taken 7 is fixed), then every
     hand of the primary with what the team gave."""
-    lower = [v for v in STEPS if v < dtn]
-    target = lower[-1] if lower else dtn
+    lower = lower_rating(dtn)
+    target = dtn if lower is None else lower
     choices = [[7] if h.get("take7") else DECK_VALUES for h in helpers]
     outcome: Counter = Counter()
     primary_hands = {}

@@ -31,6 +31,7 @@ from .flip_rules import (
     opposed_winner,
     rating_above,
     rating_below,
+    rating_of,
     read_check,
     secondary_dtn,
     team_bonus,
@@ -38,9 +39,6 @@ from .flip_rules import (
 from .request import path
 from .skills import BY_NAME, SKILLS
 from .system import System
-
-LADDER_NAME = {dtn: name for name, dtn in LADDER}
-
 
 def number(x: int) -> str:
     return str(x) if x >= 0 else f"−{-x}"
@@ -165,8 +163,9 @@ def _sum(flipped: Flipped, who: str) -> str:
 
 
 def _against(dtn: int) -> str:
-    name = LADDER_NAME.get(dtn)
-    return f"DTN {dtn} ({name})" if name else f"DTN {dtn}"
+    """"DTN 16 (hard)": a DTN named by its rating, the highest ladder value at or below it."""
+    rating = rating_of(dtn)
+    return f"DTN {dtn} ({rating[0]})" if rating else f"DTN {dtn}"
 
 
 def _level_lines(total: int, dtn: int, outcome: str) -> list[str]:
@@ -177,7 +176,7 @@ def _level_lines(total: int, dtn: int, outcome: str) -> list[str]:
     if outcome == "bad failure":
         name, value = rating_below(dtn)
         return [f"Bad failure: {number(total)} is below {name} ({value}), the next difficulty "
-                f"below DTN {dtn}."]
+                f"below {_against(dtn)}."]
     return []
 
 

@@ -79,14 +79,23 @@ def cards_needed(n: int) -> tuple[int, bool]:
     return (n, False) if n >= 1 else (2 - n, True)
 
 
+def rating_of(dtn: int) -> tuple[str, int] | None:
+    """The DTN's own rating: the highest ladder value at or below it. The text's own example is
+    "Hard (DTN 16)", so a DTN off the ladder takes the rating under it; under 5 there is none."""
+    return next(((name, v) for name, v in reversed(LADDER) if v <= dtn), None)
+
+
 def rating_above(dtn: int) -> tuple[str, int] | None:
-    """The next difficulty strictly above `dtn`, if the ladder has one."""
+    """The next higher rating: the first ladder value above the DTN, if the ladder has one."""
     return next(((name, v) for name, v in LADDER if v > dtn), None)
 
 
 def rating_below(dtn: int) -> tuple[str, int] | None:
-    """The next difficulty strictly below `dtn`, if the ladder has one."""
-    return next(((name, v) for name, v in reversed(LADDER) if v < dtn), None)
+    """The next lower rating: the ladder value under the DTN's own rating (16 and 15 → 12,
+    13 → 9), if the ladder has one."""
+    own = rating_of(dtn)
+    return None if own is None else next(
+        ((name, v) for name, v in reversed(LADDER) if v < own[1]), None)
 
 
 def judge(total: int, dtn: int) -> str:
