@@ -181,7 +181,7 @@ def test_amending_a_check_no_longer_in_the_log_logs_it_afresh(log):
 def test_reveal_is_linked_to_the_secret_check(log):
     secret, _ = log.record_check(pool_result("secret", None, secret=True, dr=None))
     request = reveal_request(secret, {"dr": 2})
-    assert "secret" not in request and request["dr"] == 2 and request["dice"] == [2, 9, 5, 7]
+    assert request["secret"] and request["dr"] == 2 and request["dice"] == [2, 9, 5, 7]
     reveal, _ = log.record_reveal(secret["id"], {"system": "pool", "outcome": "success",
                                                  "success": True, "request": request})
     assert reveal["kind"] == "reveal" and reveal["reveals"] == secret["id"]
@@ -199,6 +199,15 @@ def test_reveal_of_a_real_secret_pool_check_judges_the_same_dice(log):
     assert judged["dice"] == secret_result["dice"]
     reveal, _ = log.record_reveal(secret["id"], judged)
     assert reveal["outcome"] == judged["outcome"]
+
+
+def test_a_secret_pool_revealed_above_its_trait_is_too_difficult_with_its_dice(log):
+    # "task is too difficult" (Trait below DR), but the dice were rolled under a secret DR.
+    secret_result = skillcheck.resolve({"system": "pool", "trait": 3, "skill": 6, "secret": True,
+                                        "seed": 3})
+    secret, _ = log.record_check(secret_result)
+    judged = skillcheck.resolve(reveal_request(secret, {"dr": 4}))
+    assert judged["outcome"] == "too difficult" and judged["dice"] == secret_result["dice"]
 
 
 def test_spend_and_undo_entries_link_to_their_check_and_spend(log):

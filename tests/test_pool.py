@@ -195,6 +195,23 @@ def test_secret_dr_spends_bonus_but_no_luck_and_the_gm_reveals():
     assert revealed == resolve({**request, "dr": 3})
 
 
+def test_a_secret_roll_revealed_above_the_trait_is_too_difficult_and_keeps_its_dice():
+    # Lockpicking table: Dexterity 1-3 against a difficulty of 4 — "task is too difficult"; the
+    # GM kept the DR secret ("sometimes the Gamemaster may opt to keep this a secret"), so the
+    # dice were rolled already: the reveal keeps them and judges nothing.
+    secret = resolve(pool(trait=3, skill=7, bonus=1, luck=2, secret=True, dice=[1, 2, 9]))
+    revealed = resolve({**secret["request"], "dr": 4})
+    assert (revealed["outcome"], revealed["success"], revealed["ios"]) == (
+        "too difficult", False, None)
+    assert revealed["dice"] == revealed["request"]["dice"] == [1, 2, 9]
+    assert (revealed["successes"], revealed["bonus_used"], revealed["luck_used"]) == (0, 0, 0)
+    assert resolve(revealed["request"]) == revealed
+    check_result(revealed, revealed["request"])
+    assert resolve(pool(trait=3, skill=7, secret=True, dr=4))["dice"] == []
+    with pytest.raises(InvalidRequest, match="^dice: "):
+        resolve(pool(trait=3, skill=7, secret=True, dr=4, dice=[1, 2]))
+
+
 def test_secret_odds_give_the_successes():
     answer = odds(pool(trait=2, skill=5, bonus=1, luck=7, secret=True))
     assert answer["outcomes"] == {"secret": "1"}

@@ -116,9 +116,9 @@ def reroll_request(entry: dict) -> dict:
 
 
 def reveal_request(entry: dict, difficulty: dict) -> dict:
-    """A secret check's request, same draw, with the GM's difficulty ({"dtn": 15}) filled in."""
-    request = {k: v for k, v in entry["request"].items() if k != "secret"}
-    return {**request, **difficulty}
+    """A secret check's request, same draw, with the GM's difficulty ({"dtn": 15}) filled in. It
+    stays marked secret: a pool revealed with a DR above its Trait keeps the dice rolled."""
+    return {**entry["request"], **difficulty}
 
 
 # ---- reading entries: every field of every loaded entry is checked -------------------------------

@@ -40,6 +40,7 @@ from .request import path
 from .skills import BY_NAME, SKILLS
 from .system import System
 
+
 def number(x: int) -> str:
     return str(x) if x >= 0 else f"−{-x}"
 

@@ -6,11 +6,12 @@ named degrees of success.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
 
-from .draw import Draw
+from .draw import Draw, check_dice
 from .errors import InvalidRequest
 from .request import Flag, Whole, read_list
 from .system import System, odds_from
@@ -20,6 +21,8 @@ SKILL = Whole("skill", "Skill", 1, 10)
 DR = Whole("dr", "DR", 1, 10)
 BONUS = Whole("bonus", "Bonus", 0, 100, 0)
 LUCK = Whole("luck", "Luck", 0, 100, 0)
+# Luck the player chooses to spend after seeing the dice (absent: only to reach the DR).
+LUCK_SPEND = Whole("luck_spend", "Luck spent after the roll", 0, 100, None)
 SECRET = Flag("secret", "Secret DR")
 FACES = 10
 DEGREES = ("critical", "success", "basic", "barely", "failure", "disaster")
@@ -47,6 +50,28 @@ def degree(ios: int, needed_points: bool) -> str:
     return "disaster" if ios <= -3 else "failure"  # "Disaster - the Increment of Success was a -3"
 
 
+def read_luck_spend(request: dict, luck: int) -> int | None:
+    """The Luck the player chose to spend after the roll, at most the Luck offered."""
+    chosen = LUCK_SPEND.read(request)
+    if chosen is not None and chosen > luck:
+        raise InvalidRequest("luck_spend", f"must be at most luck ({luck})")
+    return chosen
+
+
+def luck_offers(outcome_with: Callable[[int], str], outcome: str, luck: int) -> list[dict]:
+    """"The same applies if the player wants to spend any Luck Points on the roll": seeing the
+    dice, the player may spend Luck. For each degree better than `outcome` that some spend of at
+    most `luck` reaches, the fewest points that reach it (`outcome_with(n)`: the degree of the
+    same draw with n Luck spent to the best effect), best last."""
+    offers, best = [], DEGREES.index(outcome)
+    for spend_ in range(luck + 1):
+        reached = outcome_with(spend_)
+        if DEGREES.index(reached) < best:
+            best = DEGREES.index(reached)
+            offers.append({"luck_spend": spend_, "outcome": reached})
+    return offers
+
+
 @dataclass(frozen=True)
 class Pool:
     trait: int
@@ -54,6 +79,7 @@ class Pool:
     dr: int | None  # None: the GM keeps it secret
     bonus: int
     luck: int
+    luck_spend: int | None = None  # chosen after the roll; None: only to reach the DR
 
     @property
     def flub_possible(self) -> bool:
@@ -70,7 +96,12 @@ def read(request: dict) -> Pool:
     trait, skill = TRAIT.read(request), SKILL.read(request)
     # "sometimes the Gamemaster may opt to keep this a secret"
     dr = None if SECRET.read(request) and request.get("dr") is None else DR.read(request)
-    return Pool(trait, skill, dr, BONUS.read(request), LUCK.read(request))
+    luck = LUCK.read(request)
+    chosen = read_luck_spend(request, luck)
+    if chosen is not None and dr is None:
+        raise InvalidRequest("luck_spend",
+                             "the DR is secret: Luck is chosen once the GM reveals it")
+    return Pool(trait, skill, dr, BONUS.read(request), luck, chosen)
 
 
 @dataclass(frozen=True)
@@ -91,10 +122,11 @@ def spend(dice: list[int], pool: Pool) -> Spend:
     """
     failing = sorted((face - pool.skill, i) for i, face in enumerate(dice) if face > pool.skill)
     costs = [cost for cost, _ in failing]
-    by_bonus, spent = 0, 0
-    while by_bonus < len(costs) and spent + costs[by_bonus] <= pool.bonus:
-        spent += costs[by_bonus]
-        by_bonus += 1
+    if pool.luck_spend is not None:  # the player's choice: as many dice as bonus and it buy
+        bought, spent = _cheapest(costs, pool.bonus + pool.luck_spend)
+        bonus_used = min(spent, pool.bonus)
+        return Spend(tuple(i for _, i in failing[:bought]), bonus_used, spent - bonus_used)
+    by_bonus, spent = _cheapest(costs, pool.bonus)
     short = 0 if pool.dr is None else pool.dr - (len(dice) - len(costs))
     needed = sum(costs[:max(short, 0)])  # the cheapest way to reach the DR
     if short > by_bonus and needed <= pool.bonus + pool.luck:
@@ -102,24 +134,44 @@ def spend(dice: list[int], pool: Pool) -> Spend:
     return Spend(tuple(i for _, i in failing[:by_bonus]), spent, 0)
 
 
+def _cheapest(costs: list[int], points: int) -> tuple[int, int]:
+    """(dice bought, points spent): the cheapest dice first, as many as `points` pay for."""
+    bought, spent = 0, 0
+    while bought < len(costs) and spent + costs[bought] <= points:
+        spent += costs[bought]
+        bought += 1
+    return bought, spent
+
+
 def resolve(request: dict, draw: Draw) -> dict:
     pool = read(request)
     checked = {"system": "pool", "trait": pool.trait, "skill": pool.skill, "bonus": pool.bonus,
-               "luck": pool.luck, "secret": pool.dr is None}
+               "luck": pool.luck, "secret": SECRET.read(request)}
+    if pool.luck_spend is not None:
+        checked["luck_spend"] = pool.luck_spend
     if pool.dr is not None:
         checked["dr"] = pool.dr
     if pool.too_difficult:
-        if read_list(request, "dice", "", FACES):
-            raise InvalidRequest("dice", "must be empty: no dice are rolled when Trait is below DR")
-        checked["dice"] = []
-        return {"system": "pool", "outcome": "too difficult", "success": False, "dice": [],
-                "adjusted": [], "succeeded": [], "natural_successes": 0, "successes": 0,
-                "ios": None, "bonus_used": 0, "luck_used": 0, "request": checked,
-                "explain": [f"Trait {pool.trait} is below DR {pool.dr}: the task is too difficult,"
-                            " no dice are rolled."]}
+        return _too_difficult(request, pool, checked)
     dice = draw.dice(pool.trait, FACES, request.get("dice"), "dice")
     checked["dice"] = dice
     return {"system": "pool", **judge(dice, pool), "request": checked}
+
+
+def _too_difficult(request: dict, pool: Pool, checked: dict) -> dict:
+    """Trait below DR: "task is too difficult", nothing is rolled. A secret roll the GM reveals
+    with such a DR was rolled already: its dice stay in the result and judge nothing."""
+    rolled = request.get("dice") if checked["secret"] else None
+    dice = check_dice(rolled, pool.trait, FACES, "dice") if rolled else []
+    if not dice and read_list(request, "dice", "", FACES):
+        raise InvalidRequest("dice", "must be empty: no dice are rolled when Trait is below DR")
+    checked["dice"] = dice
+    said = ("the dice rolled in secret judge nothing" if dice else "no dice are rolled")
+    return {"system": "pool", "outcome": "too difficult", "success": False, "dice": dice,
+            "adjusted": [], "succeeded": [], "natural_successes": 0, "successes": 0,
+            "ios": None, "bonus_used": 0, "luck_used": 0, "luck_offers": [], "request": checked,
+            "explain": [f"Trait {pool.trait} is below DR {pool.dr}: the task is too difficult,"
+                        f" {said}."]}
 
 
 def judge(dice: list[int], pool: Pool) -> dict:
@@ -145,18 +197,27 @@ def judge(dice: list[int], pool: Pool) -> dict:
         if pool.flub_possible and tens >= 3:
             explain.append(f"{tens} natural 10s with Trait 10 and Skill 10: flubbed, whatever"
                            " the DR.")
-        return {"outcome": "secret", "success": None, **result, "ios": None, "explain": explain}
+        return {"outcome": "secret", "success": None, **result, "ios": None, "luck_offers": [],
+                "explain": explain}
     ios = increments(successes, pool.dr)
     if pool.flub_possible and tens >= 3:
         # "if that player rolls 3 or more 10s on the dice, the attempt was flubbed"
-        outcome = "flubbed"
+        outcome, offers = "flubbed", []
         explain.append(f"{tens} natural 10s with Trait 10 and Skill 10: flubbed.")
     else:
         # "If the successes equal or exceed the task's Difficulty Rating, the attempt is a success."
         outcome = degree(ios, natural < pool.dr <= successes)
         explain.append(f"{successes} successes against DR {pool.dr}: IoS {ios}, {outcome}.")
+        offers = luck_offers(lambda n: _degree_with(dice, pool, natural, n), outcome, pool.luck)
     return {"outcome": outcome, "success": outcome in WINNERS, **result, "ios": ios,
-            "explain": explain}
+            "luck_offers": offers, "explain": explain}
+
+
+def _degree_with(dice: list[int], pool: Pool, natural: int, luck_spend: int) -> str:
+    """The degree of the same dice had the player chosen to spend `luck_spend` Luck."""
+    chosen = replace(pool, luck_spend=luck_spend)
+    successes = natural + len(spend(dice, chosen).bought)
+    return degree(increments(successes, pool.dr), natural < pool.dr <= successes)
 
 
 def _explain_points(dice: list[int], pool: Pool, points: Spend, successes: int) -> list[str]:
@@ -167,7 +228,11 @@ def _explain_points(dice: list[int], pool: Pool, points: Spend, successes: int) 
         said.append(f"Spent {points.bonus_used} of {pool.bonus} Bonus{luck} to lower {lowered}.")
     elif pool.bonus:
         said.append(f"Bonus {pool.bonus} is too little to turn a die into a success.")
-    if pool.luck and not points.luck_used:
+    if pool.luck_spend is not None:
+        said.append(f"The player chose to spend {pool.luck_spend} Luck after the roll"
+                    + (f"; {points.luck_used} of it could lower a die far enough."
+                       if points.luck_used < pool.luck_spend else "."))
+    elif pool.luck and not points.luck_used:
         if pool.dr is None:
             reason = "the DR is secret"
         elif successes >= pool.dr:
