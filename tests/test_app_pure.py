@@ -398,3 +398,14 @@ def test_before_python_loads_the_button_waits_and_the_result_is_a_polite_live_re
     assert re.search(r'<button id="roll"[^>]*disabled>Loading…</button>', INDEX)
     assert re.search(r'id="result"[^>]*role="status"[^>]*aria-live="polite"', INDEX)
     assert 'src="py/app/main.py"' in INDEX and 'src="static/js/sw-register.js"' in INDEX
+
+
+def test_luck_offers_are_buttons_only_on_a_roll_just_made():
+    # "The same applies if the player wants to spend any Luck Points on the roll".
+    result = skillcheck.resolve({"system": "swift", "trait": 5, "skill": 5, "luck": 4,
+                                 "dice": [5, 5]})
+    html = report.result_html(result, offers=True)
+    assert re.findall(r'data-luck-spend="(\d+)">([^<]*)<', html) == [
+        ("1", "Spend 1 Luck → Success"), ("2", "Spend 2 Luck → Critical")]
+    assert "luck-offer" not in report.result_html(result)
+    assert report.luck_offers_html({**result, "luck_offers": []}) == ""

@@ -40,16 +40,18 @@ def start(rng, last_check: dict | None) -> None:
 
 def perform(request: dict, animate: bool, refit: bool = False) -> None:
     """Resolve and show `request`, then log it and take what it spent. With `refit` (another
-    card chosen on the check shown), a side whose card count that choice changed flips afresh,
-    and the shown check's log entry is amended rather than a second one added."""
+    card chosen, or Luck spent, on the check shown), a side whose card count that choice changed
+    flips afresh, and the shown check's log entry is amended rather than a second one added."""
     earlier = state["shown"] if refit else None
+    # Luck the check shown already took from the character: a re-judged check takes the rest.
+    already = int(earlier["result"].get("luck_used") or 0) if earlier else 0
     form = page.active_form()
     page.clear_errors(form)
     ui.trouble("")
     notes = []
     while True:
         try:
-            roster_view.check_spend(request)
+            roster_view.check_spend(request, already)
             result = skillcheck.resolve(request, state["rng"])
             break
         except InvalidRequest as error:
@@ -62,7 +64,7 @@ def perform(request: dict, animate: bool, refit: bool = False) -> None:
             notes.append(f"{side}: that choice changes how many cards are flipped here, so "
                          "these were flipped again.")
             request = fresh
-    spent, problem = roster_view.spend(result)
+    spent, problem = roster_view.spend(result, already)
     shown = {"result": result, "view": None, "entry": None, "time": None}
     state["again"] = result["request"]
     show(shown, animate=animate, notes=notes + ([problem] if problem else []))
@@ -82,7 +84,7 @@ def show(shown: dict, animate: bool = False, notes: list[str] = ()) -> None:
     source = source_html(shown["view"], browser.long_time(shown["time"])) if shown["view"] else ""
     announce = announce_html(result) if is_secret(result) else ""
     web.page["result"].innerHTML = source + announce + report.result_html(
-        result, animate=animate, notes=tuple(notes))
+        result, animate=animate, notes=tuple(notes), offers=shown["view"] is None)
     tools()
 
 
@@ -137,6 +139,19 @@ def on_choose_card(event) -> None:
         return  # a roll shown again is not played again
     request = forms.with_value(shown["result"]["request"], button.getAttribute("data-keep-path"),
                                int(button.getAttribute("data-keep")))
+    perform(request, animate=False, refit=True)
+
+
+@when("click", "#result")
+@ui.guarded
+def on_spend_luck(event) -> None:
+    """The player saw the dice and spends Luck on them: the same dice judged again."""
+    button = event.target.closest("[data-luck-spend]")
+    shown = state["shown"]
+    if is_none(button) or shown is None or shown["view"]:
+        return
+    request = {**shown["result"]["request"],
+               "luck_spend": int(button.getAttribute("data-luck-spend"))}
     perform(request, animate=False, refit=True)
 
 

@@ -54,14 +54,32 @@ def percent(p: Fraction) -> str:
 # results
 # ---------------------------------------------------------------------------------------------
 
-def result_html(result: dict, animate: bool = True, notes: tuple[str, ...] = ()) -> str:
-    """The whole result: headline, what was drawn, the deciding numbers, the explanation."""
+def result_html(result: dict, animate: bool = True, notes: tuple[str, ...] = (),
+                offers: bool = False) -> str:
+    """The whole result: headline, what was drawn, the deciding numbers, the explanation; with
+    `offers` (a roll just made here, not one shown again), the Luck the player may still spend."""
     moving = " animate" if animate else ""
     said = "".join(f'<p class="note">{escape(note)}</p>' for note in notes)
+    choices = luck_offers_html(result) if offers else ""
     return (f'<article class="outcome {tone(result.get("success"))}{moving}" '
             f'data-outcome="{escape(str(result.get("outcome")))}">'
-            f"{headline(result)}{said}{drawn(result)}{facts_html(result)}"
+            f"{headline(result)}{said}{drawn(result)}{choices}{facts_html(result)}"
             f"{explain_html(result.get('explain', []))}</article>")
+
+
+def luck_offers_html(result: dict) -> str:
+    """One button per Luck spend the engine offers on these dice ("Spend 2 Luck → Success");
+    tapping one judges the same dice again with that spend."""
+    offers = result.get("luck_offers") or []
+    if not offers:
+        return ""
+    buttons = "".join(
+        f'<button type="button" class="tool luck-offer" data-luck-spend="{int(spend)}">'
+        f"Spend {int(spend)} Luck → {escape(sentence_case(outcome))}</button>"
+        for spend, outcome in ((offer["luck_spend"], offer["outcome"]) for offer in offers))
+    return ('<div class="luck-offers" role="group" aria-labelledby="luck-offers-title">'
+            '<p class="hint" id="luck-offers-title">Spend Luck on these dice?</p>'
+            f"{buttons}</div>")
 
 
 def side_title(field: str) -> str:

@@ -123,21 +123,32 @@ def caps() -> None:
     page.set_cap(page.active_form(), resource.field, most, note)
 
 
-def check_spend(request: dict) -> None:
+def _less(record: dict, field: str, already: int) -> dict:
+    """`record` with `already` (what the check shown took before it was re-judged) off `field`."""
+    return {**record, field: record[field] - already} if already else record
+
+
+def check_spend(request: dict, already: int = 0) -> None:
     """Before rolling: FieldError beside the Luck or Insurance box when the picked character
-    cannot offer what the request offers."""
+    cannot offer what the request offers, beyond the `already` it took for the same dice."""
     character = picked()
+    resource = RESOURCES.get(request.get("system"))
+    if resource and already:
+        request = _less(request, resource.field, already)
     problem = character and spend_problem(character, request)
     if problem:
         raise FieldError(RESOURCES[request["system"]].field, problem)
 
 
-def spend(result: dict) -> tuple[dict | None, str | None]:
-    """Take what `result` spent from the picked character: (spend record or None, a problem
-    to show or None)."""
+def spend(result: dict, already: int = 0) -> tuple[dict | None, str | None]:
+    """Take what `result` spent from the picked character, less the `already` taken for the same
+    dice before they were judged again: (spend record or None, a problem to show or None)."""
     character = picked()
     if character is None:
         return None, None
+    resource = RESOURCES.get(result.get("system"))
+    if resource and already:
+        result = _less(result, resource.spent, min(already, result[resource.spent]))
     try:
         spent, record = apply_result(character, result)
     except SpendError as error:

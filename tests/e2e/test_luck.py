@@ -1,0 +1,67 @@
+"""Luck chosen after the roll, on a phone: the player rolls, sees the offers, taps one; the same
+dice are judged again, the log entry is amended (not duplicated), the character pays, undo gives
+it back. Seed 002: "The same applies if the player wants to spend any Luck Points on the roll"."""
+
+from __future__ import annotations
+
+import re
+
+import skillcheck
+from playwright.sync_api import expect
+from test_page import fill, open_form
+from test_table import LOG_ENTRIES, new_character, pick, pool_sheet, roll, stock, stored_log
+
+DICE = [1, 2, 9, 9, 3]  # Lockpicking 7 against DR 3: three natural successes, IoS 1 (basic)
+
+
+def test_luck_is_offered_after_the_roll_and_spent_on_the_same_dice(app):
+    form = open_form(app, "pool")
+    new_character(app, "Vex", luck=5, sheet=pool_sheet)
+    pick(app, "Lockpicking")
+    fill(form, "DR", 3)
+    fill(form, "My dice", " ".join(map(str, DICE)))
+    roll(app)
+    request = {"system": "pool", "trait": 5, "skill": 7, "dr": 3, "luck": 5, "dice": DICE}
+    shown = skillcheck.resolve(request)
+    assert (shown["outcome"], shown["luck_used"]) == ("basic", 0)
+    assert shown["luck_offers"] == [{"luck_spend": 2, "outcome": "success"},
+                                    {"luck_spend": 4, "outcome": "critical"}]
+    result = app.locator("#result")
+    expect(result.locator(".headline")).to_contain_text("Basic")
+    offers = result.get_by_role("group", name="Spend Luck on these dice?")
+    expect(offers.get_by_role("button")).to_have_text(["Spend 2 Luck → Success",
+                                                       "Spend 4 Luck → Critical"])
+    expect(stock(app)).to_have_text("Luck 5 · XP 0")
+    entries = len(stored_log(app)["entries"])
+
+    offers.get_by_role("button", name="Spend 4 Luck → Critical").click()
+    chosen = skillcheck.resolve({**request, "luck_spend": 4})
+    expect(result.locator(".headline")).to_contain_text("Critical")
+    expect(result.locator('[data-fact="luck_used"] dd')).to_have_text("4")
+    expect(result.get_by_role("group", name="Spend Luck on these dice?")).to_have_count(0)
+    expect(stock(app)).to_have_text("Luck 1 · XP 0")
+    app.wait_for_function("() => JSON.parse(localStorage.getItem('skillcheck.log')).entries"
+                          ".some(e => e.kind === 'spend')")
+    log = stored_log(app)["entries"]
+    checks = [e for e in log if e["kind"] == "check"]
+    assert len(checks) == 1 and len(log) == entries + 1  # amended, plus the spend
+    assert checks[0]["outcome"] == "critical" and checks[0]["request"] == chosen["request"]
+    expect(app.locator(LOG_ENTRIES).first).to_contain_text("Critical", ignore_case=True)
+
+    app.get_by_role("button", name="Undo last spend (4 Luck points)").click()
+    expect(stock(app)).to_have_text("Luck 5 · XP 0")
+    expect(app.get_by_role("button", name=re.compile("^Undo last spend"))).to_be_hidden()
+
+
+def test_a_roll_shown_again_from_the_log_offers_no_luck(app):
+    form = open_form(app, "pool")
+    fill(form, "Trait", 5)
+    fill(form, "Skill", 7)
+    fill(form, "DR", 3)
+    fill(form, "Luck", 5)
+    fill(form, "My dice", " ".join(map(str, DICE)))
+    roll(app)
+    expect(app.locator("#result .luck-offer")).to_have_count(2)
+    app.locator(LOG_ENTRIES).first.click()
+    expect(app.locator("#result .source")).to_be_visible()
+    expect(app.locator("#result .luck-offer")).to_have_count(0)
