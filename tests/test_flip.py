@@ -389,10 +389,27 @@ def test_team_grants(secondaries, grants, flip_bonus, shift):
 
 
 def test_team_primary_cards_count_after_the_granted_flip():
-    assert "exactly 3 cards" in str(refused(
-        "primary.cards", mode="team", dtn=16, primary={"rank": 2, "aspect": 3,
-                                                       "cards": ["KH", "QH"]},
-        secondaries=[{"rank": 1, "aspect": 5, "cards": ["KS"]}]))
+    # "The first successful secondary grants a (flip+1) ... Then the primary makes his flip": a
+    # helper's draw decides the primary's count, so the primary's forced draw is fitted to it —
+    # completed from the same deck minus the cards shown, or cut to its first cards.
+    short = {"rank": 2, "aspect": 3, "cards": ["KH", "QH"]}
+    for seed in range(20):
+        result = flip(mode="team", dtn=16, seed=seed, primary=short,
+                      secondaries=[{"rank": 1, "aspect": 5, "cards": ["KS"]}])
+        cards = result["primary"]["cards"]
+        assert cards[:2] == ["KH", "QH"] and len(cards) == 3 and cards[2] not in ("KH", "QH")
+        check_result(result, result["request"])
+    long = team(16, [["2S"]], primary_cards=["KH", "QH", "2C"])
+    assert long["primary"]["cards"] == ["KH", "QH"] and long["granted"]["flip"] == 0
+    assert resolve(long["request"]) == long
+    # Other sides' counts are their own: a forced draw there must still be exact.
+    assert "exactly 2 cards" in str(refused("secondaries.0.cards", mode="team", dtn=16,
+                                            primary=short,
+                                            secondaries=[{"rank": 2, "aspect": 5,
+                                                          "cards": ["KS"]}]))
+    assert "exactly 2 cards" in str(refused("cards", rank=2, aspect=3, dtn=16, cards=["KS"]))
+    refused("primary.cards", mode="team", dtn=16, primary={**short, "cards": ["KH", "KH"]},
+            secondaries=[])
     refused("primary.keep", mode="team", dtn=16,
             primary={"rank": 2, "aspect": 3, "keep": 2},
             secondaries=[{"rank": 1, "aspect": 5, "cards": ["2S"]}])

@@ -40,34 +40,24 @@ def start(rng, last_check: dict | None) -> None:
 
 def perform(request: dict, animate: bool, refit: bool = False) -> None:
     """Resolve and show `request`, then log it and take what it spent. With `refit` (another
-    card chosen, or Luck spent, on the check shown), a side whose card count that choice changed
-    flips afresh, and the shown check's log entry is amended rather than a second one added."""
+    card chosen, or Luck spent, on the check shown), the shown check's log entry is amended
+    rather than a second one added; a card count the choice changed is the engine's to fit."""
     earlier = state["shown"] if refit else None
     # Luck the check shown already took from the character: a re-judged check takes the rest.
     already = int(earlier["result"].get("luck_used") or 0) if earlier else 0
     form = page.active_form()
     page.clear_errors(form)
     ui.trouble("")
-    notes = []
-    while True:
-        try:
-            roster_view.check_spend(request, already)
-            result = skillcheck.resolve(request, state["rng"])
-            break
-        except InvalidRequest as error:
-            fresh = forms.without(request, error.field) if (
-                refit and error.field.endswith(".cards")) else None
-            if fresh is None:
-                ui.trouble(ui.explain_invalid(form, error))
-                return
-            side = report.side_title(error.field)
-            notes.append(f"{side}: that choice changes how many cards are flipped here, so "
-                         "these were flipped again.")
-            request = fresh
+    try:
+        roster_view.check_spend(request, already)
+        result = skillcheck.resolve(request, state["rng"])
+    except InvalidRequest as error:
+        ui.trouble(ui.explain_invalid(form, error))
+        return
     spent, problem = roster_view.spend(result, already)
     shown = {"result": result, "view": None, "entry": None, "time": None}
     state["again"] = result["request"]
-    show(shown, animate=animate, notes=notes + ([problem] if problem else []))
+    show(shown, animate=animate, notes=[problem] if problem else [])
     table.record(result, spent, shown, amends=earlier and (lambda: earlier["entry"]))
     if animate:
         scroll_to_result()

@@ -82,20 +82,6 @@ def with_value(request: dict, field: str, value) -> dict:
     return changed
 
 
-def without(request: dict, field: str) -> dict | None:
-    """A copy of `request` with the dotted `field` taken out, or None if it holds no such field."""
-    changed = copy.deepcopy(request)
-    *parents, last = field.split(".")
-    try:
-        holder = _at(changed, parents)
-    except (KeyError, IndexError, ValueError, TypeError):
-        return None
-    if not isinstance(holder, dict) or last not in holder:
-        return None
-    del holder[last]
-    return changed
-
-
 def _at(tree, keys: list[str]):
     for key in keys:
         tree = tree[int(key)] if isinstance(tree, list) else tree[key]

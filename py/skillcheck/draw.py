@@ -46,10 +46,21 @@ class Draw:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def cards(self, count: int, forced: object, field: str) -> list[str]:
-        """`count` cards off the top of a freshly shuffled 52-card deck, or the forced ones."""
+    def cards(self, count: int, forced: object, field: str, complete: bool = False) -> list[str]:
+        """`count` cards off the top of a freshly shuffled 52-card deck, or the forced ones.
+
+        With `complete` (a count that another side's draw decides), a forced draw short of the
+        count is completed from the same deck, minus the cards already shown; a longer one keeps
+        its first cards."""
         if forced is not None:
-            return check_cards(forced, count, field)
+            if not complete or not isinstance(forced, list):
+                return check_cards(forced, count, field)
+            shown = check_cards(forced, len(forced), field)
+            if len(shown) >= count:
+                return shown[:count]
+            deck = [code for code in DECK if code not in shown]
+            self.rng.shuffle(deck)
+            return shown + deck[:count - len(shown)]
         deck = list(DECK)
         self.rng.shuffle(deck)
         return deck[:count]

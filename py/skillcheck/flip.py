@@ -93,8 +93,11 @@ class Flipped:
         return self.side.checked | {"cards": list(self.cards)} | keep
 
 
-def flip_side(side: Side, draw: Draw, team_flip: int = 0, team_shift: int = 0) -> Flipped:
-    """Flip a freshly shuffled deck for one side and keep the highest, the lowest or the chosen."""
+def flip_side(side: Side, draw: Draw, team_flip: int = 0, team_shift: int = 0,
+              complete: bool = False) -> Flipped:
+    """Flip a freshly shuffled deck for one side and keep the highest, the lowest or the chosen.
+    `complete`: the count is the team's to decide, so a forced draw of another length is fitted
+    to it (Draw.cards)."""
     keep = KEEP.read(side.obj, side.prefix)
     keep_field, cards_field = path(side.prefix, "keep"), path(side.prefix, "cards")
     if side.take7:
@@ -109,7 +112,7 @@ def flip_side(side: Side, draw: Draw, team_flip: int = 0, team_shift: int = 0) -
         raise InvalidRequest(keep_field, "the lowest card is kept when the flip comes to 0 or less")
     if keep is not None and keep >= count:
         raise InvalidRequest(keep_field, f"must be a card index from 0 to {count - 1}")
-    cards = draw.cards(count, side.obj.get("cards"), cards_field)
+    cards = draw.cards(count, side.obj.get("cards"), cards_field, complete)
     values = [card_value(code) for code in cards]
     # "He will then choose one of the flipped cards to use (usually the highest)".
     kept = keep if keep is not None else values.index(min(values) if keep_low else max(values))
@@ -257,7 +260,7 @@ def _team(check: Check, draw: Draw) -> dict:
         help_parts = [f"flip {signed(team_flip)}"] if team_flip else []
         help_parts += [f"shift {signed(team_shift)}"] if team_shift or not team_flip else []
         explain.append(f"The team gives the primary {' and '.join(help_parts)}.")
-    flipped = flip_side(primary, draw, team_flip, team_shift)
+    flipped = flip_side(primary, draw, team_flip, team_shift, complete=True)
     outcome, lines = _judged(flipped, "Primary", check.dtn)
     explain += _side_lines(flipped, "Primary") + lines
     return {"system": "flip", "mode": "team", "outcome": outcome,
