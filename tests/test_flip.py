@@ -2,6 +2,7 @@
 
 import json
 import random
+from fractions import Fraction
 
 import pytest
 from contract_checks import check_odds, check_result, check_seeded
@@ -238,6 +239,51 @@ def test_take_a_seven_needs_a_rank_and_no_cards():
     refused("cards", rank=1, aspect=2, dtn=9, take7=True, cards=["7H"])
     refused("keep", rank=1, aspect=2, dtn=9, take7=True, keep=0)
     refused("take7", rank=1, aspect=2, dtn=9, take7="yes")
+
+
+def test_the_gm_may_allow_a_seven_in_an_opposed_flip():
+    # "but the GM may rule that it can be done in rare circumstances where the difference in
+    # skill levels between the two opponents is dramatically different."
+    duel = flip(mode="opposed", gm_allows_take7=True, initiator={"rank": 9, "aspect": 4,
+                                                                 "take7": True},
+                opponent={"rank": 1, "aspect": 0, "cards": ["KS"]})
+    assert duel["initiator"]["take7"] and duel["initiator"]["total"] == 11
+    assert (duel["outcome"], duel["request"]["gm_allows_take7"]) == ("opponent", True)
+    assert duel["explain"][0] == ("The GM allows taking a 7 in this opposed flip (rare "
+                                  "circumstances).")
+    check_result(duel, duel["request"])
+    # 11 against one card: only a Queen or King beats it (a Jack ties, and aspect 4 wins).
+    assert check_odds(duel["request"]) == {"initiator": Fraction(11, 13),
+                                           "opponent": Fraction(2, 13)}
+    refused("gm_allows_take7", mode="opposed", gm_allows_take7="yes",
+            initiator={"rank": 1, "aspect": 0}, opponent={"rank": 1, "aspect": 0})
+    assert "GM may allow" in str(refused(
+        "initiator.take7", mode="opposed", initiator={"rank": 9, "aspect": 4, "take7": True},
+        opponent={"rank": 1, "aspect": 0}))
+
+
+def test_the_gm_may_raise_a_teams_dtn_when_a_helper_fails_badly():
+    # "If someone fails by enough, the GM may decide to increase the DTN by one category higher."
+    # DTN 16: the helper's 2 + aspect 5 = 7 is below easy (9), a bad failure against 12.
+    raised = flip(mode="team", dtn=16, gm_raises_dtn=True,
+                  primary={"rank": 2, "aspect": 3, "cards": ["QS", "4D"]},
+                  secondaries=[{"rank": 1, "aspect": 5, "cards": ["2C"]}])
+    assert raised["secondaries"][0]["outcome"] == "bad failure"
+    assert (raised["dtn"], raised["raised_from"], raised["primary"]["dtn"]) == (18, 16, 18)
+    # Q + aspect 3 − 1 = 14: below hard (15), the next lower rating of DTN 18.
+    assert raised["primary"]["total"] == 14 and raised["outcome"] == "bad failure"
+    assert ("A helper failed badly, so the GM raises the DTN one category: 16 → DTN 18 "
+            "(very hard).") in raised["explain"]
+    check_result(raised, raised["request"])
+    plain = resolve({**raised["request"], "gm_raises_dtn": False})
+    assert (plain["dtn"], plain["raised_from"], plain["outcome"]) == (16, None, "failure")
+    # A plain failure raises nothing; nor does a bad failure at the top of the ladder.
+    helped = flip(mode="team", dtn=16, gm_raises_dtn=True, primary={"rank": 1, "aspect": 3},
+                  secondaries=[{"rank": 1, "aspect": 5, "cards": ["6C"]}])
+    assert helped["secondaries"][0]["outcome"] == "failure" and helped["dtn"] == 16
+    top = flip(mode="team", dtn=30, gm_raises_dtn=True, primary={"rank": 1, "aspect": 3},
+               secondaries=[{"rank": 1, "aspect": 0, "cards": ["2C"]}])
+    assert top["dtn"] == 30 and top["raised_from"] is None
 
 
 def test_no_take_a_seven_in_opposed_flips():

@@ -190,9 +190,11 @@ def test_opposed_ten_cards_a_side_matches_icepool(aspects, ties_to):
 
 # --- Team flips -----------------------------------------------------------------------------
 
-def listed_team(dtn: int, primary: dict, helpers: list[dict]) -> dict[str, Fraction]:
+def listed_team(dtn: int, primary: dict, helpers: list[dict],
+                gm_raise: bool = False) -> dict[str, Fraction]:
     """Every card of every one-card secondary (one deck each; a taken 7 is fixed), then every
-    hand of the primary with what the team gave."""
+    hand of the primary with what the team gave — against a DTN one step up when the GM raises
+    it for a helper's bad failure."""
     lower = lower_rating(dtn)
     target = dtn if lower is None else lower
     choices = [[7] if h.get("take7") else DECK_VALUES for h in helpers]
@@ -207,8 +209,12 @@ def listed_team(dtn: int, primary: dict, helpers: list[dict]) -> dict[str, Fract
         if count not in primary_hands:
             primary_hands[count] = kept_counts(count, low)
         weight = Fraction(1, math.prod(len(c) for c in choices) * math.comb(52, count))
+        bad = any(level(card + h["aspect"], target) == "bad failure"
+                  for card, h in zip(cards, helpers, strict=True))
+        higher = [v for v in STEPS if v > dtn]
+        against = higher[0] if gm_raise and bad and higher else dtn
         for value, ways in primary_hands[count].items():
-            outcome[level(value + primary["aspect"] + bonus_shift, dtn)] += ways * weight
+            outcome[level(value + primary["aspect"] + bonus_shift, against)] += ways * weight
     return {name: p for name, p in outcome.items() if p}
 
 
@@ -219,9 +225,12 @@ def listed_team(dtn: int, primary: dict, helpers: list[dict]) -> dict[str, Fract
     (5, {"rank": 1, "aspect": 0}, [{"rank": 1, "aspect": -3}, {"rank": 1, "aspect": 1}]),
     (30, {"rank": 2, "aspect": 12}, [{"rank": 1, "aspect": 12}]),
 ])
-def test_team_odds_match_every_deal(dtn, primary, helpers):
-    request = flip(mode="team", dtn=dtn, primary=primary, secondaries=helpers)
-    assert check_odds(request) == listed_team(dtn, primary, helpers)
+@pytest.mark.parametrize("gm_raise", [False, True])
+def test_team_odds_match_every_deal(dtn, primary, helpers, gm_raise):
+    # "If someone fails by enough, the GM may decide to increase the DTN by one category higher."
+    request = flip(mode="team", dtn=dtn, primary=primary, secondaries=helpers,
+                   gm_raises_dtn=gm_raise)
+    assert check_odds(request) == listed_team(dtn, primary, helpers, gm_raise)
 
 
 def test_team_odds_carry_the_primarys_totals():

@@ -48,12 +48,3 @@ def deck_extreme(count: int, low: bool, faces: int = 13, copies: int = 4) -> dic
 def shifted(dist: dict[int, Fraction], by: int) -> dict[int, Fraction]:
     """The distribution of x + by."""
     return {x + by: p for x, p in dist.items()}
-
-
-def success_counts(chances: list[Fraction]) -> list[Fraction]:
-    """P(exactly k of independent trials succeed), k = 0..len(chances), trial i with chances[i]."""
-    counts = [Fraction(1)]
-    for p in chances:
-        counts = [(counts[k] * (1 - p) if k < len(counts) else 0)
-                  + (counts[k - 1] * p if k else 0) for k in range(len(counts) + 1)]
-    return counts

@@ -14,6 +14,8 @@ from .flip_odds import odds
 from .flip_rules import (
     DIFFICULTY,
     DTN,
+    GM_RAISE,
+    GM_TAKE7,
     KEEP,
     LADDER,
     MAX_SECONDARIES,
@@ -29,6 +31,7 @@ from .flip_rules import (
     grants,
     judge,
     opposed_winner,
+    raised_dtn,
     rating_above,
     rating_below,
     rating_of,
@@ -211,6 +214,8 @@ def _opposed(check: Check, draw: Draw) -> dict:
     """"Whoever is higher wins", then the higher aspect, then the initiator."""
     mine, theirs = (flip_side(side, draw) for side in check.sides)
     explain = []
+    if "gm_allows_take7" in check.head and (mine.side.take7 or theirs.side.take7):
+        explain.append("The GM allows taking a 7 in this opposed flip (rare circumstances).")
     for flipped, who in ((mine, "Initiator"), (theirs, "Opponent")):
         explain += _side_lines(flipped, who) + [_sum(flipped, who) + "."]
     outcome, tiebreak = opposed_winner(mine.total, mine.side.aspect, theirs.total,
@@ -245,13 +250,14 @@ def _team(check: Check, draw: Draw) -> dict:
     flips = [flip_side(side, draw) for side in helpers]
     judged = [judge(flipped.total, target) for flipped in flips]
     given = grants([outcome in WINNERS for outcome in judged])
+    dtn = raised_dtn(check.dtn, "bad failure" in judged, check.gm_raise)
     secondaries = []
     for i, (flipped, outcome, grant) in enumerate(zip(flips, judged, given, strict=True)):
         who = f"Secondary {i + 1}"
         explain += _side_lines(flipped, who)
         explain.append(f"{_sum(flipped, who)} against {_against(target)}: {outcome}, so "
                        f"{grant.replace('+', ' +').replace('-', ' −')} for the primary.")
-        if outcome == "bad failure":
+        if outcome == "bad failure" and not check.gm_raise:
             explain.append(f"{who} failed by enough that the GM may raise the DTN one step.")
         secondaries.append(flipped.result(target) | {
             "outcome": outcome, "success": outcome in WINNERS, "grant": grant})
@@ -260,14 +266,19 @@ def _team(check: Check, draw: Draw) -> dict:
         help_parts = [f"flip {signed(team_flip)}"] if team_flip else []
         help_parts += [f"shift {signed(team_shift)}"] if team_shift or not team_flip else []
         explain.append(f"The team gives the primary {' and '.join(help_parts)}.")
+    if dtn != check.dtn:
+        explain.append(f"A helper failed badly, so the GM raises the DTN one category: "
+                       f"{check.dtn} → {_against(dtn)}.")
+    elif check.gm_raise and "bad failure" in judged:
+        explain.append(f"A helper failed badly, but no difficulty is higher than DTN {dtn}.")
     flipped = flip_side(primary, draw, team_flip, team_shift, complete=True)
-    outcome, lines = _judged(flipped, "Primary", check.dtn)
+    outcome, lines = _judged(flipped, "Primary", dtn)
     explain += _side_lines(flipped, "Primary") + lines
     return {"system": "flip", "mode": "team", "outcome": outcome,
-            "success": outcome in WINNERS, "dtn": check.dtn,
+            "success": outcome in WINNERS, "dtn": dtn,
+            "raised_from": check.dtn if dtn != check.dtn else None,
             "granted": {"flip": team_flip, "shift": team_shift},
-            "primary": flipped.result(check.dtn) | {"outcome": outcome,
-                                                    "success": outcome in WINNERS},
+            "primary": flipped.result(dtn) | {"outcome": outcome, "success": outcome in WINNERS},
             "secondaries": secondaries, "explain": explain,
             "request": check.head | {"primary": flipped.echo(),
                                      "secondaries": [f.echo() for f in flips]}}
@@ -284,7 +295,7 @@ def resolve(request: dict, draw: Draw) -> dict:
 SYSTEM = System(
     name="flip", label="Card flip", seed="000", button="Flip",
     outcomes=OUTCOMES, winners=WINNERS, resolve=resolve, odds=odds,
-    fields=(MODE, *SIDE_FIELDS, DTN, DIFFICULTY, SECRET), modes=MODES,
+    fields=(MODE, *SIDE_FIELDS, DTN, DIFFICULTY, SECRET, GM_TAKE7, GM_RAISE), modes=MODES,
     extra={"skills": [skill.describe() for skill in SKILLS],
            "ladder": [{"name": name, "dtn": dtn} for name, dtn in LADDER],
            "side_fields": [spec.name for spec in SIDE_FIELDS],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .exact import deck_extreme, shifted, success_counts
+from .exact import deck_extreme, shifted
 from .flip_rules import (
     WINNERS,
     Check,
@@ -18,6 +18,7 @@ from .flip_rules import (
     grants,
     judge,
     opposed_winner,
+    raised_dtn,
     read_check,
     secondary_dtn,
     team_bonus,
@@ -64,22 +65,35 @@ def _opposed(check: Check) -> dict:
     return odds_from(outcomes, WINNERS)
 
 
-def _team(check: Check) -> Dist:
-    """The primary's total, mixed over the number of secondaries who succeed."""
+def _team(check: Check) -> dict:
+    """The primary's total and outcome, mixed over how many secondaries succeed and whether one
+    failed badly (which, with the GM's switch, raises the DTN)."""
     primary, *helpers = check.sides
     target = secondary_dtn(check.dtn)
-    chances = [sum((p for t, p in totals(side).items() if t >= target), Fraction(0))
-               for side in helpers]
+    mix: dict[tuple[int, bool], Fraction] = {(0, False): Fraction(1)}
+    for side in helpers:
+        judged = _judged(totals(side), target)
+        win = sum((p for name, p in judged.items() if name in WINNERS), Fraction(0))
+        bad = judged.get("bad failure", Fraction(0))
+        nxt: dict[tuple[int, bool], Fraction] = {}
+        for (successes, badly), p in mix.items():
+            _add(nxt, (successes + 1, badly), p * win)
+            _add(nxt, (successes, badly or check.gm_raise), p * bad)
+            _add(nxt, (successes, badly), p * (1 - win - bad))
+        mix = nxt
     by_flip: dict[int, Dist] = {}  # the primary's totals with and without the team's flip+1
     mixed: Dist = {}
-    for successes, chance in enumerate(success_counts(chances)):
+    outcomes: dict[str, Fraction] = {}
+    for (successes, badly), chance in mix.items():
         flip, shift = team_bonus(grants([True] * successes
                                         + [False] * (len(helpers) - successes)))
+        dtn = raised_dtn(check.dtn, badly, check.gm_raise)
         if flip not in by_flip:
             by_flip[flip] = totals(primary, flip)
         for total, p in by_flip[flip].items():
             _add(mixed, total + shift, chance * p)
-    return mixed
+            _add(outcomes, judge(total + shift, dtn), chance * p)
+    return odds_from({name: p for name, p in outcomes.items() if p}, WINNERS) | {"totals": mixed}
 
 
 def odds(request: dict) -> dict:
@@ -87,5 +101,5 @@ def odds(request: dict) -> dict:
     if check.mode == "opposed":
         return _opposed(check)
     if check.mode == "team":
-        return _with_totals(_team(check), check.dtn)
+        return _team(check)
     return _with_totals(totals(check.sides[0]), check.dtn)

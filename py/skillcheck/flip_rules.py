@@ -34,6 +34,10 @@ ADVANCED = Flag("advanced", "Advanced skill")
 FAMILIARITY = Flag("familiarity", "Familiarity")
 TAKE7 = Flag("take7", "Take a 7")
 KEEP = Whole("keep", "Card kept (index)", 0, DECK_SIZE - 1, None)
+# The GM's options the text gives: a 7 in an opposed flip "in rare circumstances", and a DTN
+# raised "by one category higher" when a helper "fails by enough".
+GM_TAKE7 = Flag("gm_allows_take7", "GM allows taking a 7 (rare circumstances)")
+GM_RAISE = Flag("gm_raises_dtn", "GM raises the DTN if a helper fails badly")
 SIDE_FIELDS = (SKILL, RANK, ASPECT, FLIP, SHIFT, SPECIALIZATION, ADVANCED, FAMILIARITY, TAKE7,
                KEEP)
 
@@ -71,6 +75,7 @@ class Check:
     dtn: int | None
     sides: tuple[Side, ...]
     head: dict
+    gm_raise: bool = False  # team: a helper's bad failure raises the DTN one rating
 
 
 def cards_needed(n: int) -> tuple[int, bool]:
@@ -112,6 +117,13 @@ def secondary_dtn(dtn: int) -> int:
     """"Secondary participants flip with a DTN one level lower" (the DTN itself at the bottom)."""
     below = rating_below(dtn)
     return below[1] if below else dtn
+
+
+def raised_dtn(dtn: int, helpers_failed_badly: bool, gm_raise: bool) -> int:
+    """"If someone fails by enough, the GM may decide to increase the DTN by one category
+    higher": with the GM's switch on and a helper's bad failure, the next higher rating."""
+    above = rating_above(dtn) if gm_raise and helpers_failed_badly else None
+    return above[1] if above else dtn
 
 
 def grants(successes: list[bool]) -> list[str]:
@@ -177,7 +189,8 @@ def _check_take7(side: Side, opposed: bool) -> None:
         return
     field_name = path(side.prefix, "take7")
     if opposed:
-        raise InvalidRequest(field_name, "you may not normally take a 7 in an opposed check")
+        raise InvalidRequest(field_name, "you may not normally take a 7 in an opposed check "
+                                         "(the GM may allow it: gm_allows_take7)")
     if side.base < 1:
         what = "an aspect of at least 1" if side.aspect_check else "at least one rank in the skill"
         raise InvalidRequest(field_name, f"needs {what}")
@@ -217,9 +230,12 @@ def read_check(request: dict) -> Check:
     if secret and mode in ("opposed", "team"):
         raise InvalidRequest("secret", "only an unopposed or aspect flip can keep its DTN secret")
     if mode == "opposed":
-        sides = (read_side(request.get("initiator"), "initiator", opposed=True),
-                 read_side(request.get("opponent"), "opponent", opposed=True))
-        return Check(mode, None, sides, head)
+        # "You may not normally take a 7 in an opposed check, but the GM may rule that it can be
+        # done in rare circumstances".
+        allowed = GM_TAKE7.read(request)
+        sides = (read_side(request.get("initiator"), "initiator", opposed=not allowed),
+                 read_side(request.get("opponent"), "opponent", opposed=not allowed))
+        return Check(mode, None, sides, head | ({"gm_allows_take7": True} if allowed else {}))
     dtn, echo = read_dtn(request, secret)
     if mode != "team":
         return Check(mode, dtn, (read_side(request, "", aspect_check=mode == "aspect"),),
@@ -227,4 +243,6 @@ def read_check(request: dict) -> Check:
     helpers = read_list(request, "secondaries", "", MAX_SECONDARIES) or []
     secondaries = tuple(read_side(obj, f"secondaries.{i}") for i, obj in enumerate(helpers))
     primary = read_side(request.get("primary"), "primary", team_flip=bool(secondaries))
-    return Check(mode, dtn, (primary, *secondaries), head | echo)
+    gm_raise = GM_RAISE.read(request)
+    return Check(mode, dtn, (primary, *secondaries),
+                 head | echo | ({"gm_raises_dtn": True} if gm_raise else {}), gm_raise)
