@@ -405,3 +405,12 @@ def test_luck_offers_are_buttons_only_on_a_roll_just_made():
         ("1", "Spend 1 Luck → Success"), ("2", "Spend 2 Luck → Critical")]
     assert "luck-offer" not in report.result_html(result)
     assert report.luck_offers_html({**result, "luck_offers": []}) == ""
+
+
+def test_double_ought_typed_in_my_dice_is_a_hundred():
+    # Seed 004: "A roll of precisely 100% means the Action fails" — the dice show it as 00.
+    assert forms.value_of(forms.LIST, "00, 7") == [100, 7]
+    assert forms.value_of(forms.LIST, "0 000") == [0, 0]  # only the double-ought reading
+    request = forms.request_from("passages", None, [("base", "number", "40"),
+                                                    ("dice", "list", " 00 ")])
+    assert skillcheck.resolve(request)["outcome"] == "critical fail"

@@ -149,3 +149,14 @@ def test_a_reader_that_goes_away_gets_no_traceback():
                                   timeout=60)
     assert b"Traceback" not in err
     assert proc.returncode == 1
+
+
+def test_difficulty_names_are_read_in_any_case_and_spacing():
+    # Seed 000 writes them "Hard (DTN 16)" and "Difficulty Target Number of 5 (Extremely Easy)".
+    request = {"system": "flip", "rank": 1, "aspect": 0, "cards": ["7H"]}
+    for typed, dtn, name in (("Hard", 15, "hard"), ("  Very  EASY ", 7, "very easy")):
+        result = one_object(cli("resolve", stdin=json.dumps({**request, "difficulty": typed})))
+        assert (result["dtn"], result["request"]["difficulty"]) == (dtn, name)
+    assert one_error(cli("resolve", stdin=json.dumps({**request, "difficulty": "Hardest"}))
+                     ).startswith("error: difficulty: must be one of")
+    assert one_object(cli("odds", stdin=json.dumps({**request, "difficulty": "Average"})))

@@ -136,3 +136,16 @@ def test_any_valid_request_gives_a_checked_result(base, contested, practice, dic
     if not practice:
         value = base // 5 if contested else base
         assert result["outcome"] == reference(result["roll"], value)
+
+
+@pytest.mark.parametrize("base", [1, 4])
+def test_contested_at_a_base_under_five_every_roll_is_blown_and_the_odds_say_so(base):
+    # "checks under Contest using the Core value, not the Base Value": ⌊base / 5⌋ is 0.
+    answer = odds(passages(base=base, contested=True))
+    assert answer["outcomes"] == {"blown": "99/100", "critical fail": "1/100"}
+    assert answer["notes"] == {"base": f"Contested, a base of {base} has Core 0: every roll is "
+                                       "blown (100 a critical fail)."}
+    assert resolve(passages(base=base, contested=True, dice=[1]))["outcome"] == "blown"
+    assert "notes" not in odds(passages(base=5, contested=True))
+    assert "notes" not in odds(passages(base=base))
+    assert "notes" not in odds(passages(base=base, contested=True, practice=True))

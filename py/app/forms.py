@@ -39,7 +39,10 @@ def value_of(kind: str, raw):
 
 
 def _item(token: str):
-    """One entry of a typed-in draw: a die face (7) or a card code (7H, 10s → 10S)."""
+    """One entry of a typed-in draw: a die face (7) or a card code (7H, 10s → 10S). "00" is how
+    percentile dice show 100 (double-ought), so it is read as 100."""
+    if token == "00":
+        return 100
     return int(token) if WHOLE.fullmatch(token) else token.upper()
 
 

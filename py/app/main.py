@@ -24,7 +24,7 @@ from app.ui import SOMETHING_WRONG, explain_invalid, guarded, trouble
 ODDS_DELAY = 0.12  # seconds of quiet typing before the odds are worked out again
 
 SKILLS = {skill["name"]: skill for skill in skillcheck.SYSTEMS.get("flip", {}).get("skills", [])}
-state = {"odds_task": None}
+state = {"odds_task": None, "noted": []}  # noted: (form, field) of the engine's notes shown
 
 
 def request_now() -> dict:
@@ -49,6 +49,17 @@ def show_odds() -> None:
         web.page["odds"].innerHTML = report.problem_html(explain_invalid(form, error))
         return
     web.page["odds"].innerHTML = report.odds_html(odds, skillcheck.SYSTEMS[system])
+    show_notes(form, odds.get("notes") or {})
+
+
+def show_notes(form, notes: dict[str, str]) -> None:
+    """The engine's notes on the request, each beside its field, before anything is rolled
+    (a contested Passages base with Core 0); notes no longer true are taken away."""
+    for old_form, field in state["noted"]:
+        page.set_note(old_form, field, None)
+    for field, text in notes.items():
+        page.set_note(form, field, text)
+    state["noted"] = [(form, field) for field in notes]
 
 
 async def _odds_soon() -> None:

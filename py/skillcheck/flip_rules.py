@@ -207,7 +207,11 @@ def _check_deck(side: Side, team_flips: tuple[int, ...]) -> None:
 
 
 def read_dtn(request: dict, secret: bool) -> tuple[int | None, dict]:
-    """The DTN (None for a secret one) and its echo for the checked request."""
+    """The DTN (None for a secret one) and its echo for the checked request. A difficulty may
+    be written in any case and spacing ("Hard", "Very  Easy"), as players type it."""
+    typed = request.get("difficulty")
+    if isinstance(typed, str):
+        request = {**request, "difficulty": " ".join(typed.split()).lower()}
     dtn, name = DTN.read(request), DIFFICULTY.read(request)
     echo = {"secret": True} if secret else {}
     if name is not None:

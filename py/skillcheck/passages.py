@@ -76,7 +76,12 @@ def odds(request: dict) -> dict:
         "critical fail": 1,
     }
     outcomes = {name: Fraction(n, 100) for name, n in counts.items() if n}
-    return odds_from(outcomes, WINNERS)
+    answer = odds_from(outcomes, WINNERS)
+    if value == 0:
+        # "checks under Contest using the Core value": ⌊base / 5⌋ is 0 for a base of 1 to 4.
+        answer["notes"] = {"base": f"Contested, a base of {request['base']} has Core 0: every "
+                                   "roll is blown (100 a critical fail)."}
+    return answer
 
 
 SYSTEM = System(
