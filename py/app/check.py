@@ -122,26 +122,19 @@ def open_replay(fragment: str) -> bool:
 
 @when("click", "#result")
 @ui.guarded
-def on_choose_card(event) -> None:
-    button = event.target.closest("[data-keep]")
+def on_choose(event) -> None:
+    """The player's choice on the draw shown — another card kept, or Luck spent on the dice —
+    judged again on the same draw."""
+    button = event.target.closest("[data-keep], [data-luck-spend]")
     shown = state["shown"]
     if is_none(button) or shown is None or shown["view"]:
         return  # a roll shown again is not played again
-    request = forms.with_value(shown["result"]["request"], button.getAttribute("data-keep-path"),
-                               int(button.getAttribute("data-keep")))
-    perform(request, animate=False, refit=True)
-
-
-@when("click", "#result")
-@ui.guarded
-def on_spend_luck(event) -> None:
-    """The player saw the dice and spends Luck on them: the same dice judged again."""
-    button = event.target.closest("[data-luck-spend]")
-    shown = state["shown"]
-    if is_none(button) or shown is None or shown["view"]:
-        return
-    request = {**shown["result"]["request"],
-               "luck_spend": int(button.getAttribute("data-luck-spend"))}
+    request = shown["result"]["request"]
+    if button.hasAttribute("data-keep"):
+        request = forms.with_value(request, button.getAttribute("data-keep-path"),
+                                   int(button.getAttribute("data-keep")))
+    else:
+        request = {**request, "luck_spend": int(button.getAttribute("data-luck-spend"))}
     perform(request, animate=False, refit=True)
 
 
