@@ -32,7 +32,9 @@ def test_luck_is_offered_after_the_roll_and_spent_on_the_same_dice(app):
     expect(offers.get_by_role("button")).to_have_text(["Spend 2 Luck → Success",
                                                        "Spend 4 Luck → Critical"])
     expect(stock(app)).to_have_text("Luck 5 · XP 0")
-    entries = len(stored_log(app)["entries"])
+    before = stored_log(app)["entries"]
+    rolled = max((e for e in before if e["kind"] == "check"), key=lambda e: e["id"])
+    assert rolled["outcome"] == "basic"
 
     offers.get_by_role("button", name="Spend 4 Luck → Critical").click()
     chosen = skillcheck.resolve({**request, "luck_spend": 4})
@@ -43,9 +45,12 @@ def test_luck_is_offered_after_the_roll_and_spent_on_the_same_dice(app):
     app.wait_for_function("() => JSON.parse(localStorage.getItem('skillcheck.log')).entries"
                           ".some(e => e.kind === 'spend')")
     log = stored_log(app)["entries"]
-    checks = [e for e in log if e["kind"] == "check"]
-    assert len(checks) == 1 and len(log) == entries + 1  # amended, plus the spend
-    assert checks[0]["outcome"] == "critical" and checks[0]["request"] == chosen["request"]
+    assert len(log) == len(before) + 1  # the check amended in place, plus the spend
+    amended = next(e for e in log if e["id"] == rolled["id"])
+    assert amended["outcome"] == "critical" and amended["request"] == chosen["request"]
+    assert amended["time"] == rolled["time"]
+    spend = next(e for e in log if e["kind"] == "spend" and e.get("check") == rolled["id"])
+    assert (spend["before"], spend["after"]) == (5, 1)
     expect(app.locator(LOG_ENTRIES).first).to_contain_text("Critical", ignore_case=True)
 
     app.get_by_role("button", name="Undo last spend (4 Luck points)").click()
