@@ -139,7 +139,11 @@ def test_difficulty_names_the_ladder_value():
     assert [step["dtn"] for step in SYSTEMS["flip"]["ladder"]] == list(LADDER.values())
     assert "hard (DTN 15), but dtn is 16" in str(refused("difficulty", rank=1, aspect=0,
                                                         difficulty="hard", dtn=16))
-    refused("difficulty", rank=1, aspect=0, difficulty="Hard")
+    # Seed 000 writes "Hard (DTN 16)": a name is read in any case and spacing.
+    assert flip(rank=1, aspect=0, difficulty=" Very  Hard", cards=["7H"])["request"][
+        "difficulty"] == "very hard"
+    refused("difficulty", rank=1, aspect=0, difficulty="Hardest")
+    refused("difficulty", rank=1, aspect=0, difficulty=15)
     refused("dtn", rank=1, aspect=0)
 
 

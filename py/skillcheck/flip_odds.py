@@ -72,27 +72,34 @@ def _team(check: Check) -> dict:
     target = secondary_dtn(check.dtn)
     mix: dict[tuple[int, bool], Fraction] = {(0, False): Fraction(1)}
     for side in helpers:
-        judged = _judged(totals(side), target)
-        win = sum((p for name, p in judged.items() if name in WINNERS), Fraction(0))
-        bad = judged.get("bad failure", Fraction(0))
+        dist = totals(side)
+        win = sum((p for t, p in dist.items() if t >= target), Fraction(0))
+        # Only the GM's switch makes a bad failure differ from a plain one.
+        bad = _judged(dist, target).get("bad failure", 0) if check.gm_raise else 0
         nxt: dict[tuple[int, bool], Fraction] = {}
         for (successes, badly), p in mix.items():
             _add(nxt, (successes + 1, badly), p * win)
-            _add(nxt, (successes, badly or check.gm_raise), p * bad)
             _add(nxt, (successes, badly), p * (1 - win - bad))
+            if bad:
+                _add(nxt, (successes, True), p * bad)
         mix = nxt
     by_flip: dict[int, Dist] = {}  # the primary's totals with and without the team's flip+1
-    mixed: Dist = {}
-    outcomes: dict[str, Fraction] = {}
+    by_dtn: dict[int, Dist] = {}  # the primary's totals against each DTN (raised or not)
     for (successes, badly), chance in mix.items():
         flip, shift = team_bonus(grants([True] * successes
                                         + [False] * (len(helpers) - successes)))
-        dtn = raised_dtn(check.dtn, badly, check.gm_raise)
         if flip not in by_flip:
             by_flip[flip] = totals(primary, flip)
+        against = by_dtn.setdefault(raised_dtn(check.dtn, badly, check.gm_raise), {})
         for total, p in by_flip[flip].items():
-            _add(mixed, total + shift, chance * p)
-            _add(outcomes, judge(total + shift, dtn), chance * p)
+            _add(against, total + shift, chance * p)
+    mixed: Dist = {}
+    outcomes: dict[str, Fraction] = {}
+    for dtn, dist in by_dtn.items():
+        for total, p in dist.items():
+            _add(mixed, total, p)
+        for name, p in _judged(dist, dtn).items():
+            _add(outcomes, name, p)
     return odds_from({name: p for name, p in outcomes.items() if p}, WINNERS) | {"totals": mixed}
 
 

@@ -6,7 +6,7 @@ named degrees of success.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
@@ -58,13 +58,15 @@ def read_luck_spend(request: dict, luck: int) -> int | None:
     return chosen
 
 
-def luck_offers(outcome_with: Callable[[int], str], outcome: str, luck: int) -> list[dict]:
+def luck_offers(outcome_with: Callable[[int], str], outcome: str,
+                spends: Iterable[int]) -> list[dict]:
     """"The same applies if the player wants to spend any Luck Points on the roll": seeing the
-    dice, the player may spend Luck. For each degree better than `outcome` that some spend of at
-    most `luck` reaches, the fewest points that reach it (`outcome_with(n)`: the degree of the
-    same draw with n Luck spent to the best effect), best last."""
+    dice, the player may spend Luck. For each degree better than `outcome` that one of `spends`
+    reaches, the fewest points that reach it (`outcome_with(n)`: the degree of the same draw with
+    n Luck spent to the best effect), best last. `spends`, rising, are the Luck within reach
+    where the result can change — every other spend does what the one below it does."""
     offers, best = [], DEGREES.index(outcome)
-    for spend_ in range(luck + 1):
+    for spend_ in spends:
         reached = outcome_with(spend_)
         if DEGREES.index(reached) < best:
             best = DEGREES.index(reached)
@@ -208,9 +210,21 @@ def judge(dice: list[int], pool: Pool) -> dict:
         # "If the successes equal or exceed the task's Difficulty Rating, the attempt is a success."
         outcome = degree(ios, natural < pool.dr <= successes)
         explain.append(f"{successes} successes against DR {pool.dr}: IoS {ios}, {outcome}.")
-        offers = luck_offers(lambda n: _degree_with(dice, pool, natural, n), outcome, pool.luck)
+        offers = luck_offers(lambda n: _degree_with(dice, pool, natural, n), outcome,
+                             _buying_spends(dice, pool))
     return {"outcome": outcome, "success": outcome in WINNERS, **result, "ios": ios,
             "luck_offers": offers, "explain": explain}
+
+
+def _buying_spends(dice: list[int], pool: Pool) -> list[int]:
+    """The Luck spends (at most the Luck offered) that buy one more die each: the cheapest
+    failing dice, in turn, past what the bonus pays for."""
+    spends, spent = [], 0
+    for cost in sorted(face - pool.skill for face in dice if face > pool.skill):
+        spent += cost
+        if pool.bonus < spent <= pool.bonus + pool.luck:
+            spends.append(spent - pool.bonus)
+    return spends
 
 
 def _degree_with(dice: list[int], pool: Pool, natural: int, luck_spend: int) -> str:

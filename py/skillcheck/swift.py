@@ -53,9 +53,10 @@ def judge(natural: int, target: int, bonus: int, luck: int,
     """What a natural roll against the target decides, and what more Luck could make of it."""
     bonus_used, luck_used = points(natural, target, bonus, luck, luck_spend)
     outcome, ios, roll = _degree(natural, target, bonus_used, luck_used)
+    # Each point lowers the roll by one, down to 2: every spend up to that may change the degree.
     offers = luck_offers(
         lambda n: _degree(natural, target, *points(natural, target, bonus, luck, n))[0],
-        outcome, luck)
+        outcome, range(min(luck, natural - bonus_used - LOWEST) + 1))
     return {"outcome": outcome, "success": outcome in WINNERS, "target": target,
             "natural_roll": natural, "roll": roll, "ios": ios, "bonus_used": bonus_used,
             "luck_used": luck_used, "luck_offers": offers}
@@ -100,7 +101,7 @@ def odds(request: dict) -> dict:
     sums = sum_ways(range(1, FACES + 1), 2)[2]
     counts: dict[str, int] = {}
     for natural, ways in sums.items():
-        name = judge(natural, trait + skill, bonus, luck)["outcome"]
+        name = _degree(natural, trait + skill, *points(natural, trait + skill, bonus, luck))[0]
         counts[name] = counts.get(name, 0) + ways
     return odds_from({name: Fraction(n, FACES ** 2) for name, n in counts.items()}, WINNERS)
 
