@@ -352,6 +352,32 @@ def test_a_partly_bad_log_keeps_its_valid_entries(store):
     assert list(backups(store).values()) == [raw]
 
 
+def deep_request(levels: int) -> dict:
+    request = passages(40, 12)["request"]
+    request["notes"] = json.loads("[" * levels + "]" * levels)
+    return request
+
+
+def test_a_stored_request_nested_too_deep_is_set_aside_and_the_rest_loads(store, log):
+    filled(log)
+    data = json.loads(store.data[LOG_KEY])
+    data["entries"][0]["request"] = deep_request(900)
+    raw = store.data[LOG_KEY] = json.dumps(data)
+    again = RollLog(store, clock=Clock())
+    assert len(again) == 2 and "1 unreadable item" in again.warnings[0]
+    assert list(backups(store).values()) == [raw]
+    for entry in again.entries():
+        draw_of(entry["request"])  # what drawing the log walks: no RecursionError
+
+
+def test_an_imported_request_nested_too_deep_is_refused(log):
+    text = edit(good_file(filled(RollLog(MemoryStorage(), clock=Clock()))),
+                lambda d: d["entries"][0].update(request=deep_request(900)))
+    with pytest.raises(LogFileError, match="entry 1: request: must not nest more than"):
+        log.import_json(text)
+    assert len(log) == 0
+
+
 def test_a_second_backup_in_the_same_second_gets_its_own_key():
     clock = lambda: datetime(2026, 1, 1, tzinfo=UTC)  # noqa: E731
     store = MemoryStorage({LOG_KEY: "bad"})

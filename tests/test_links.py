@@ -153,6 +153,7 @@ JUNK = {
     "version 2": ("#r=2." + GOOD[5:], "newer version"),
     "version 0": ("#r=0." + GOOD[5:], "damaged"),
     "version word": ("#r=one." + GOOD[5:], "damaged"),
+    "5,000-digit version": ("#r=" + "9" * 5000 + "." + GOOD[5:], "damaged"),
     "unicode digits": ("#r=١." + GOOD[5:], "damaged"),
     "empty payload": ("#r=1.", "damaged"),
     "truncated": (GOOD[:-6], "damaged"),

@@ -44,6 +44,8 @@ BIGGEST_ID = 2**53 - 1  # JavaScript's largest safe integer
 BIGGEST_NEXT_ID = 2**52  # so counting on from a stored next_id stays safe
 BIGGEST_AMOUNT = 10**7
 KINDS = ("check", "reveal", "spend", "undo")
+# A team flip's request is the deepest: request → secondaries → a side → its cards, 4 levels.
+DEEPEST_REQUEST = 8
 RESOURCES = ("luck", "xp")
 DRAW_KEYS = ("cards", "dice")
 # What a re-roll leaves out: the draw, the chosen card among it, and a seed that would redraw it.
@@ -140,7 +142,22 @@ def _judged(raw: dict, system: str) -> dict:
     request = raw.get("request")
     if not isinstance(request, dict) or request.get("system") != system:
         raise FieldError("request", "must be a request of the entry's system")
+    shallow(request, "request", DEEPEST_REQUEST)
     return {"outcome": outcome, "success": success, "request": request}
+
+
+def shallow(value: object, name: str, deepest: int) -> None:
+    """FieldError unless `value` nests at most `deepest` lists and objects: a stored or imported
+    request is walked again when the log is drawn, and a deep one would raise RecursionError at
+    every load. Checked with a stack, so the check itself cannot recurse too deep."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > deepest:
+                raise FieldError(name, f"must not nest more than {deepest} levels deep")
+            stack.extend((inner, depth + 1)
+                         for inner in (item.values() if isinstance(item, dict) else item))
 
 
 def _spent(raw: dict, system: str) -> dict:

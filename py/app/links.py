@@ -26,6 +26,7 @@ LONGEST_FRAGMENT = 8000  # characters of payload: far more than any real check n
 LONGEST_JSON = 16_384  # bytes after inflating: a deflate bomb stops here
 HONESTY = "A link shows a roll; it does not prove the roll was not edited."
 PAYLOAD = re.compile(r"[A-Za-z0-9_-]*")
+VERSION_TEXT = re.compile(r"[0-9]{1,6}")  # short, so int() never meets Python's digit limit
 
 DAMAGED = "This replay link is damaged or incomplete: check that it was copied whole."
 NOT_A_CHECK = "This replay link does not hold a check Skill Check can show."
@@ -73,7 +74,7 @@ def read_link(fragment: object) -> dict:
     if not is_replay(fragment):
         raise LinkError("This is not a replay link.")
     version, dot, payload = fragment.removeprefix("#")[len(KEY):].partition(".")
-    if not dot or not version.isascii() or not version.isdigit():
+    if not dot or not VERSION_TEXT.fullmatch(version):
         raise LinkError(DAMAGED)
     if int(version) != VERSION:
         raise LinkError("This replay link was made by a newer version of Skill Check: reload "

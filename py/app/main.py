@@ -198,15 +198,41 @@ def on_pagehide(event) -> None:
 
 
 def boot() -> None:
+    """Each optional step on its own: whatever a link, a file or storage holds, a step that fails
+    is said on the page (details in the console) and the page still becomes ready to roll."""
     seed = forms.seed_from(window.location.search)
     storage, warnings = browser.local_storage()
-    table.start(storage, warnings)
-    roster_view.start(storage, fill_form)
-    check.start(random.Random(seed) if seed is not None else None, table.log().last_check())
-    page.fill_skills(list(SKILLS.values()))
-    open_link(fresh=False)  # keep whatever the player typed while Python was loading
+    failed = [name for name, step in (
+        ("the roll log", lambda: table.start(storage, warnings)),
+        ("the characters", lambda: roster_view.start(storage, fill_form)),
+        ("the last roll", lambda: check.start(random.Random(seed) if seed is not None else None,
+                                              table.log() and table.log().last_check())),
+        ("the skill lists", lambda: page.fill_skills(list(SKILLS.values()))),
+        ("the link", _open_address),
+    ) if not _step(step)]
+    if failed:
+        trouble(f"Part of the page could not start ({', '.join(failed)}); the details are in "
+                "the console. You can still roll.")
     web.page["roll"].disabled = False
     document.documentElement.dataset.ready = "true"
+
+
+def _open_address() -> None:
+    """The address's form and link, keeping whatever the player typed while Python was loading;
+    one that cannot be opened leaves the first form shown, and still counts as failed."""
+    if not _step(lambda: open_link(fresh=False)):
+        page.choose("flip", "unopposed")
+        show_system()
+        raise RuntimeError("the address could not be opened")
+
+
+def _step(step) -> bool:
+    try:
+        step()
+    except Exception:
+        window.console.error(traceback.format_exc())
+        return False
+    return True
 
 
 try:
