@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import skillcheck
-from app import history
+from app import collection, history
 from app.history import (
     LOG_KEY,
     LogFileError,
@@ -310,6 +310,7 @@ def test_an_append_serialises_one_entry_however_long_the_log(store, monkeypatch)
     calls = []
     real = history.dump
     monkeypatch.setattr(history, "dump", lambda doc: calls.append(doc) or real(doc))
+    monkeypatch.setattr(collection, "dump", lambda doc: calls.append(doc) or real(doc))
     log.record_check(passages(50, 7))
     # one dump of the new entry, one of the envelope's small head
     assert len(calls) == 2 and calls[1]["entries"] == []
@@ -395,17 +396,39 @@ def test_a_log_from_a_newer_version_is_left_alone(store):
     assert len(log) == 1 and store.data == {LOG_KEY: raw}
 
 
-def test_a_full_storage_keeps_the_log_in_memory_and_warns_once():
-    store = MemoryStorage(limit=900, error=QuotaExceededError)
+def test_a_full_storage_drops_the_oldest_so_the_newest_fits_and_says_how_many():
+    store = MemoryStorage(limit=1500, error=QuotaExceededError)
     log = RollLog(store, clock=Clock())
-    results = [log.record_check(passages(50, n))[1] for n in range(1, 7)]
-    failed = [n for n, warnings in enumerate(results) if warnings]
-    assert len(failed) == 1 and "browser storage is full" in results[failed[0]][0]
-    assert len(log) == 6 and log.unsaved
-    assert len(RollLog(MemoryStorage(dict(store.data))).entries()) == failed[0]
+    results = [log.record_check(passages(50, n))[1] for n in range(1, 12)]
+    shed = [(n, warnings) for n, warnings in enumerate(results) if warnings]
+    assert shed and all("Browser storage is full: the oldest" in w[0] for _, w in shed)
+    assert not log.unsaved
+    stored = RollLog(MemoryStorage(dict(store.data))).entries()
+    assert stored == log.entries() and stored[0]["request"]["dice"] == [11]
+    assert [e["request"]["dice"][0] for e in stored] == list(range(11, 11 - len(stored), -1))
+    # the fewest were dropped: one more entry would not have fitted
+    one_more = len(history.dump(stored[-1])) + 1
+    assert len(LOG_KEY) + len(store.data[LOG_KEY]) + one_more > store.limit
+
+
+def test_a_storage_that_takes_nothing_keeps_the_log_in_memory_and_warns_once():
+    store = MemoryStorage(limit=10, error=QuotaExceededError)
+    log = RollLog(store, clock=Clock())
+    results = [log.record_check(passages(50, n))[1] for n in range(1, 4)]
+    assert "browser storage is full" in results[0][0] and results[1:] == [[], []]
+    assert len(log) == 3 and log.unsaved and store.data == {}
     store.limit = None
     assert log.record_check(passages(50, 7))[1] == [] and not log.unsaved
-    assert len(RollLog(store).entries()) == 7
+    assert len(RollLog(store).entries()) == 4
+
+
+def test_the_log_is_capped_by_size_as_well_as_count(store):
+    log = RollLog(store, biggest=2000, clock=Clock())
+    warnings = [log.record_check(passages(50, n % 100 + 1))[1] for n in range(40)]
+    assert sum(1 for w in warnings if w) == 1 and "newest 5,000 entries" in next(
+        w for w in warnings if w)[0]
+    assert len(store.data[LOG_KEY]) < 2000 + 200 and log.dropped > 0
+    assert log.entries()[0]["request"]["dice"] == [40]
 
 
 def test_when_bad_data_cannot_be_backed_up_it_is_never_overwritten():

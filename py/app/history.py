@@ -19,13 +19,12 @@ from datetime import datetime
 
 from skillcheck import SYSTEMS
 
+from .collection import Collection
 from .storage import (
     EnvelopeError,
     FieldError,
-    Slot,
     Storage,
     dump,
-    envelope,
     parse,
     read_time,
     stamp,
@@ -37,6 +36,9 @@ from .storage import (
 LOG_KEY = "skillcheck.log"
 KIND = "skillcheck.log"
 CAP = 5000
+# Characters of JSON the log keeps: under the browsers' localStorage quota (about 5 million
+# characters an origin) with room for the characters, so big team flips do not reach it first.
+BIGGEST_LOG = 3_000_000
 LONGEST_ENTRY = 8000
 LONGEST_FILE = 20_000_000
 LONGEST_SUMMARY = 300
@@ -221,51 +223,45 @@ def _entries_of(data: dict) -> tuple[list, int]:
 # ---- the log -------------------------------------------------------------------------------------
 
 
-class RollLog:
-    """The roll log of this browser. `warnings` holds what loading had to tell the player.
+class RollLog(Collection):
+    """The roll log of this browser, shared by its tabs (see collection.py). `warnings` holds
+    what loading had to tell the player.
 
-    Entries are kept oldest first; `entries()` gives them newest first. Returned entries are the
-    log's own dicts: read them, don't change them.
+    Entries are kept oldest first; `entries()` gives them newest first. The log keeps at most
+    `cap` entries and `biggest` characters of JSON; over either, the oldest are dropped.
     """
 
+    KIND = KIND
+    LABEL = "roll log"
+    ITEMS = "entries"
+    LONGEST = LONGEST_FILE
+    NOUN = ("entry", "entries")
+    SHEDS_OLDEST = True
+
     def __init__(self, storage: Storage, *, key: str = LOG_KEY, cap: int = CAP,
-                 clock: Callable[[], datetime] = utc_now):
+                 biggest: int = BIGGEST_LOG, clock: Callable[[], datetime] = utc_now):
         self.cap = cap
-        self.clock = clock
+        self.biggest = biggest
         self.dropped = 0
-        self._slot = Slot(storage, key, KIND, "roll log", LONGEST_FILE, clock)
-        self._entries: list[dict] = []
-        self._texts: list[str] = []
-        self._next_id = 1
-        loaded = self._slot.load(self._read_tolerant)
-        if loaded is not None:
-            self._replace(*loaded)
-        if self._slot.rewrite:
-            self._slot.warnings += self._save()
-        self.warnings = self._slot.warnings
+        super().__init__(storage, key, clock)
+
+    def read_item(self, raw: object, next_id: int) -> tuple[dict, str]:
+        return checked(raw, next_id)
+
+    def loadable(self, raws: list) -> list:
+        return raws[-self.cap:]
 
     # -- reading
 
-    def __len__(self) -> int:
-        return len(self._entries)
-
     def entries(self, system: str | None = None) -> list[dict]:
         """Newest first; only one system's entries when `system` is given."""
-        return [e for e in reversed(self._entries) if system is None or e["system"] == system]
-
-    def get(self, entry_id: int) -> dict | None:
-        return next((e for e in reversed(self._entries) if e["id"] == entry_id), None)
+        return [e for e in reversed(self.items()) if system is None or e["system"] == system]
 
     def last_check(self, system: str | None = None) -> dict | None:
         """The newest check (of `system` if given): what one-tap re-roll repeats."""
         return next((e for e in self.entries(system) if e["kind"] == "check"), None)
 
-    @property
-    def unsaved(self) -> bool:
-        """True while the log in memory is not in storage (storage full, unreadable or newer)."""
-        return self._slot.failing or self._slot.frozen
-
-    # -- adding
+    # -- adding: each on top of what storage holds now, so no tab drops another's entries
 
     def record_check(self, result: dict, summary: str | None = None) -> tuple[dict, list[str]]:
         """Log the result of `skillcheck.resolve`; returns the entry and any warnings to show."""
@@ -278,20 +274,23 @@ class RollLog:
         """The player's later choice on a logged check (another card kept): the entry now says
         what was chosen and keeps its id and time, so one flip stays one entry. A check no
         longer in the log (cleared or replaced meanwhile) is logged afresh."""
-        at = next((i for i in range(len(self._entries) - 1, -1, -1)
-                   if self._entries[i]["id"] == check_id), None)
-        if (at is None or self._entries[at]["kind"] != "check"
-                or self._entries[at]["system"] != result["system"]):
+        self.refresh()
+        earlier = self.get(check_id)
+        if (earlier is None or earlier["kind"] != "check"
+                or earlier["system"] != result["system"]):
             return self.record_check(result)
         request = result["request"]
-        entry, text = checked({**self._entries[at], "summary": summarize(request),
-                               "outcome": result["outcome"], "success": result["success"],
-                               "request": request}, self._next_id)
-        self._entries[at], self._texts[at] = entry, text
-        return entry, self._save()
+        row = checked({**earlier, "summary": summarize(request), "outcome": result["outcome"],
+                       "success": result["success"], "request": request}, self._next_id)
+
+        def amend() -> dict:
+            self._put(row)
+            return row[0]
+        return self.change(amend)
 
     def record_reveal(self, secret_id: int, result: dict) -> tuple[dict, list[str]]:
         """Log the GM's reveal of the secret check `secret_id` (`result` judges its draw)."""
+        self.refresh()
         original = self.get(secret_id)
         if original is None or original["kind"] != "check" or original["outcome"] != "secret":
             raise ValueError(f"entry {secret_id} is not a secret check in the log")
@@ -308,40 +307,49 @@ class RollLog:
                          check=check_id)
 
     def record_undo(self, undo: dict) -> tuple[dict, list[str]]:
-        """Log an undo record of characters.undo_spend, linked to that character's last spend."""
-        spent = next((e for e in reversed(self._entries) if e["kind"] == "spend"
+        """Log an undo record of characters.undo_spend, linked to that character's last spend
+        as storage holds it now (another tab's spend included)."""
+        self.refresh()
+        spent = next((e for e in reversed(self.items()) if e["kind"] == "spend"
                       and e["character"] == undo["character"]), None)
         return self._add("undo", undo["system"], undo["text"], **_spend_fields(undo),
                          undoes=spent and spent["id"])
 
     def _add(self, kind: str, system: str, summary: str, **fields) -> tuple[dict, list[str]]:
-        entry, text = checked({"id": self._next_id, "kind": kind, "time": stamp(self.clock()),
-                               "system": system, "summary": summary, **fields}, self._next_id + 1)
-        self._next_id += 1
-        self._entries.append(entry)
-        self._texts.append(text)
-        warnings = []
-        if len(self._entries) > self.cap:
-            over = len(self._entries) - self.cap
-            del self._entries[:over], self._texts[:over]
-            if not self.dropped:
-                warnings.append(f"The log keeps the newest {self.cap:,} entries: the oldest are "
-                                "now dropped as new ones come in.")
-            self.dropped += over
-        return entry, warnings + self._save()
+        def add() -> tuple[dict, list[str]]:
+            row = checked({"id": self._next_id, "kind": kind, "time": stamp(self.clock()),
+                           "system": system, "summary": summary, **fields}, self._next_id + 1)
+            self._new_id()
+            self._put(row)
+            return row[0], self._trim()
+
+        (entry, warnings), saved = self.change(add)
+        return entry, warnings + saved
+
+    def _trim(self) -> list[str]:
+        """Over the cap (by count or by size): the oldest go, and the player is told once."""
+        rows = list(self._rows.values())
+        over = max(0, len(rows) - self.cap)
+        size = sum(len(text) for _, text in rows[over:])
+        while over < len(rows) - 1 and size > self.biggest:
+            size -= len(rows[over][1])
+            over += 1
+        for entry, _ in rows[:over]:
+            self._drop(entry["id"])
+        self.dropped += over
+        if not over or self.dropped > over:
+            return []
+        return [f"The log keeps the newest {self.cap:,} entries (and {self.biggest:,} "
+                "characters): the oldest are now dropped as new ones come in."]
 
     # -- clearing, export, import
 
     def clear(self) -> list[str]:
-        """Empty the log (the page asks first). Ids keep counting up."""
-        self._entries, self._texts = [], []
-        return self._save()
-
-    def export_json(self) -> str:
-        """The whole log as a JSON file's text; `import_json` reads it back exactly."""
-        head = dump(envelope(KIND, next_id=self._next_id, entries=[]))[:-2]
-        # head + entries + "]}" in one allocation: the joined entries serve as the separator
-        return ",".join(self._texts).join((head, "]}"))
+        """Empty the log (the page asks first): every entry stored now. Ids keep counting up."""
+        def clear() -> None:
+            for item_id in list(self._rows):
+                self._drop(item_id)
+        return self.change(clear)[1]
 
     def export_name(self) -> str:
         """A file name for the export: "skillcheck-log-2026-11-29.json" (the UTC date)."""
@@ -365,32 +373,7 @@ class RollLog:
         except (EnvelopeError, ValueError) as error:
             raise LogFileError(f"This file could not be imported: {error}. "
                                "Your log was not changed.") from None
-        self._replace(rows, next_id)
-        return len(rows), self._save()
-
-    # -- storage
-
-    def _read_tolerant(self, data: dict) -> tuple[tuple[list, int], int]:
-        """Loading keeps every readable entry; the count of the rest triggers a backup."""
-        raws, next_id = _entries_of(data)
-        rows, seen = [], set()
-        for raw in raws[-self.cap:]:
-            try:
-                entry, text = checked(raw, next_id)
-            except ValueError:
-                continue
-            if entry["id"] not in seen:
-                seen.add(entry["id"])
-                rows.append((entry, text))
-        return (rows, next_id), len(raws) - len(rows)
-
-    def _replace(self, rows: list[tuple[dict, str]], next_id: int) -> None:
-        self._entries = [entry for entry, _ in rows]
-        self._texts = [text for _, text in rows]
-        self._next_id = next_id
-
-    def _save(self) -> list[str]:
-        return self._slot.save(self.export_json())
+        return len(rows), self._replace(rows, next_id)
 
 
 def _spend_fields(record: dict) -> dict:

@@ -19,6 +19,8 @@ from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
 from app import browser, check, forms, links, page, report, roster_view, table
+from app.characters import CHARACTERS_KEY
+from app.history import LOG_KEY
 from app.ui import SOMETHING_WRONG, explain_invalid, guarded, trouble
 
 ODDS_DELAY = 0.12  # seconds of quiet typing before the odds are worked out again
@@ -189,6 +191,17 @@ def fill_form(mode: str | None, values: dict) -> None:
 @guarded
 def on_hashchange(event) -> None:
     open_link(fresh=True)
+
+
+@when("storage", window)
+@guarded
+def on_storage(event) -> None:
+    """Another tab saved: take in its log entries and characters (a null key: all cleared)."""
+    key = event.key
+    if is_none(key) or key == LOG_KEY:
+        table.refresh()
+    if is_none(key) or key == CHARACTERS_KEY:
+        roster_view.refresh()
 
 
 @when("pagehide", window)

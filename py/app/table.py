@@ -33,6 +33,12 @@ def start(storage: Storage, warnings: list[str]) -> None:
     render()
 
 
+def refresh() -> None:
+    """Another tab changed the log: take its entries in and redraw the list."""
+    if log().refresh():
+        render()
+
+
 def say(message: str, problem: bool = False) -> None:
     status = web.page["log-status"]
     status.textContent = message
