@@ -282,6 +282,14 @@ def test_a_bad_import_is_refused_clearly_and_leaves_the_log_untouched(name, stor
     assert log.entries() == before and store.data[LOG_KEY] == stored
 
 
+@pytest.mark.parametrize("seed", [-1, 2**63, "42", True])
+def test_an_entrys_seed_must_be_a_seed(log, seed):
+    text = edit(good_file(filled(RollLog(MemoryStorage(), clock=Clock()))),
+                lambda d: d["entries"][0].update(seed=seed))
+    with pytest.raises(LogFileError, match="entry 1: seed: must be a whole number"):
+        log.import_json(text)
+
+
 def test_import_message_names_the_bad_entry_and_field(log):
     text = edit(good_file(log), lambda d: d["entries"][1].update(time="noon"))
     with pytest.raises(LogFileError, match="entry 2: time: must be an ISO 8601 time"):

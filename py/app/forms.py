@@ -125,6 +125,11 @@ def fragment(system: str, mode: str | None) -> str:
     return f"#system={system}" + (f"&mode={mode}" if mode else "")
 
 
+def seeded_text(seed: int) -> str:
+    """The line shown near the roll button while a seed is in force."""
+    return f"Repeatable draws: seed {seed} — not random"
+
+
 def seed_from(query: str) -> int | None:
     """`?seed=N` fixes the page's randomness for demos and tests; anything else means none.
     N is ASCII digits within the contract's seed range: "٣" or 5,000 digits seed nothing."""

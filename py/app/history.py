@@ -3,7 +3,8 @@
 Pure Python: storage is injected (see storage.py). Entries are plain JSON dicts:
 
     common  id (int), kind, time (ISO 8601 UTC), system, summary (one line of plain text)
-    check   outcome, success (bool | None), request (the result's request, draw included)
+    check   outcome, success (bool | None), request (the result's request, draw included),
+            seed (the page's ?seed when the draw came from it; left out otherwise)
     reveal  the same as check, plus reveals (the id of the secret check it judges)
     spend   character, name, resource ("luck" | "xp"), amount, before, after, check (id | None)
     undo    the same as spend, plus undoes (the id of the spend it gives back, or None)
@@ -45,6 +46,7 @@ LONGEST_SUMMARY = 300
 BIGGEST_ID = 2**53 - 1  # JavaScript's largest safe integer
 BIGGEST_NEXT_ID = 2**52  # so counting on from a stored next_id stays safe
 BIGGEST_AMOUNT = 10**7
+BIGGEST_SEED = 2**63 - 1  # the contract's limit on a seed
 KINDS = ("check", "reveal", "spend", "undo")
 # A team flip's request is the deepest: request → secondaries → a side → its cards, 4 levels.
 DEEPEST_REQUEST = 8
@@ -193,6 +195,8 @@ def read_entry(raw: object) -> dict:
         entry.update(_judged(raw, system))
     else:
         entry.update(_spent(raw, system))
+    if kind == "check" and raw.get("seed") is not None:
+        entry["seed"] = whole(raw["seed"], "seed", 0, BIGGEST_SEED)
     if kind == "reveal":
         entry["reveals"] = _id(raw.get("reveals"), "reveals")
     elif kind == "spend":
@@ -263,25 +267,32 @@ class RollLog(Collection):
 
     # -- adding: each on top of what storage holds now, so no tab drops another's entries
 
-    def record_check(self, result: dict, summary: str | None = None) -> tuple[dict, list[str]]:
-        """Log the result of `skillcheck.resolve`; returns the entry and any warnings to show."""
+    def record_check(self, result: dict, summary: str | None = None,
+                     seed: int | None = None) -> tuple[dict, list[str]]:
+        """Log the result of `skillcheck.resolve` (drawn from the page's `seed`, if given);
+        returns the entry and any warnings to show."""
         request = result["request"]
         return self._add("check", result["system"],
                          summarize(request) if summary is None else summary,
-                         outcome=result["outcome"], success=result["success"], request=request)
+                         outcome=result["outcome"], success=result["success"], request=request,
+                         **({} if seed is None else {"seed": seed}))
 
-    def amend_check(self, check_id: int, result: dict) -> tuple[dict, list[str]]:
+    def amend_check(self, check_id: int, result: dict,
+                    seed: int | None = None) -> tuple[dict, list[str]]:
         """The player's later choice on a logged check (another card kept): the entry now says
         what was chosen and keeps its id and time, so one flip stays one entry. A check no
-        longer in the log (cleared or replaced meanwhile) is logged afresh."""
+        longer in the log (cleared or replaced meanwhile) is logged afresh. `seed`: a side
+        flipped afresh drew from the page's seed."""
         self.refresh()
         earlier = self.get(check_id)
         if (earlier is None or earlier["kind"] != "check"
                 or earlier["system"] != result["system"]):
-            return self.record_check(result)
+            return self.record_check(result, seed=seed)
         request = result["request"]
+        seeded = {} if seed is None else {"seed": seed}
         row = checked({**earlier, "summary": summarize(request), "outcome": result["outcome"],
-                       "success": result["success"], "request": request}, self._next_id)
+                       "success": result["success"], "request": request, **seeded},
+                      self._next_id)
 
         def amend() -> dict:
             self._put(row)

@@ -15,6 +15,7 @@ import json
 import random
 import re
 import zlib
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import skillcheck
 
@@ -60,8 +61,12 @@ def share_fragment(result: dict, time: str) -> str:
 
 
 def share_url(page_url: str, result: dict, time: str) -> str:
-    """The page's address (any fragment dropped) with the replay fragment of `result`."""
-    return page_url.split("#", 1)[0] + share_fragment(result, time)
+    """The page's address with the replay fragment of `result`: any fragment and any `seed`
+    dropped, so whoever opens the link draws at random, not the sender's sequence."""
+    parts = urlsplit(page_url)
+    query = urlencode([(key, value) for key, value in parse_qsl(parts.query, True)
+                       if key != "seed"])
+    return urlunsplit(parts._replace(query=query, fragment="")) + share_fragment(result, time)
 
 
 def is_replay(fragment: str) -> bool:

@@ -216,13 +216,16 @@ def boot() -> None:
     seed = forms.seed_from(window.location.search)
     storage, warnings = browser.local_storage()
     failed = [name for name, step in (
-        ("the roll log", lambda: table.start(storage, warnings)),
+        ("the roll log", lambda: table.start(storage, warnings, seed)),
         ("the characters", lambda: roster_view.start(storage, fill_form)),
         ("the last roll", lambda: check.start(random.Random(seed) if seed is not None else None,
                                               table.log() and table.log().last_check())),
         ("the skill lists", lambda: page.fill_skills(list(SKILLS.values()))),
         ("the link", _open_address),
     ) if not _step(step)]
+    if seed is not None:
+        web.page["seeded"].textContent = forms.seeded_text(seed)
+        web.page["seeded"].hidden = False
     if failed:
         trouble(f"Part of the page could not start ({', '.join(failed)}); the details are in "
                 "the console. You can still roll.")
