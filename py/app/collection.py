@@ -151,13 +151,21 @@ class Collection(ABC):
         next_id = whole(data.get("next_id"), "next_id", 1, 2**52)
         rows: dict[int, Row] = {}
         for raw in self.loadable(raws):
+            known = self._known(raw)
             try:
-                item, text = self.read_item(raw, next_id)
+                item, text = known or self.read_item(raw, next_id)
             except ValueError:
                 continue
             if item["id"] not in rows and self.admit(item, rows):
                 rows[item["id"]] = (item, text)
         return (rows, next_id), len(raws) - len(rows)
+
+    def _known(self, raw: object) -> Row | None:
+        """This tab's row when `raw` is the item it already checked, unchanged: taking in
+        another tab's save then checks only what that tab changed, not the whole log again."""
+        item_id = raw.get("id") if isinstance(raw, dict) else None
+        known = self._rows.get(item_id) if isinstance(item_id, int) else None
+        return known if known is not None and known[0] == raw else None
 
     def _save(self) -> list[str]:
         if self._slot.frozen:
