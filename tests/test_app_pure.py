@@ -53,6 +53,14 @@ def test_text_that_is_not_a_number_reaches_the_engine_which_names_the_field():
         skillcheck.resolve(request)
 
 
+@pytest.mark.parametrize(("kind", "text"), [("number", "9" * 5000), ("list", "3 " + "1" * 5000),
+                                           ("number", "-" + "1" * 30), ("number", "٣")])
+def test_a_number_too_long_for_int_reaches_the_engine_as_text(kind, text):
+    value = forms.value_of(kind, text)
+    long_one = value if kind == "number" else value[1]
+    assert isinstance(long_one, str)  # the engine names the field; int() never saw it
+
+
 def test_an_empty_number_is_left_out_so_the_engine_says_it_is_needed():
     request = forms.request_from("pool", None, [("trait", "number", ""), ("skill", "number", "5"),
                                                 ("dr", "number", "2")])
@@ -97,6 +105,8 @@ def test_links_name_a_system_and_mode_and_round_trip():
 
 @pytest.mark.parametrize(("query", "seed"), [
     ("?seed=42", 42), ("?x=1&seed=7", 7), ("", None), ("?seed=abc", None), ("?seed=-1", None),
+    ("?seed=٣", None), ("?seed=4%D9%A3", None), ("?seed=" + "9" * 5000, None),
+    (f"?seed={2**63 - 1}", 2**63 - 1), (f"?seed={2**63}", None),
 ])
 def test_the_seed_parameter(query, seed):
     assert forms.seed_from(query) == seed

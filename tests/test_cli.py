@@ -87,7 +87,8 @@ BAD = [
 
 @pytest.mark.parametrize(("command", "stdin", "field"), [
     *[(command, stdin, field) for command in ("resolve", "odds") for stdin, field in BAD],
-    ("resolve", '{"system": "fluke", "dice_count": 2, "dice": [1, 7]}', "dice"),  # odds: ignored
+    *[(command, '{"system": "fluke", "dice_count": 2, "dice": [1, 7]}', "dice")
+      for command in ("resolve", "odds")],
 ])
 def test_bad_input_is_one_error_line(command, stdin, field):
     line = one_error(cli(command, stdin=stdin))

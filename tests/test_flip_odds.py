@@ -12,7 +12,7 @@ from statistics import NormalDist
 import icepool
 import pytest
 from contract_checks import check_odds, hoeffding_bound
-from skillcheck import odds, resolve
+from skillcheck import InvalidRequest, odds, resolve
 from skillcheck.draw import Draw, card_value
 from skillcheck.exact import deck_extreme
 
@@ -133,7 +133,15 @@ def test_odds_ignore_seed_cards_and_keep():
     # "seed, cards, dice and keep in the request are ignored by odds": the best card is kept.
     plain = flip(rank=3, aspect=2, dtn=12)
     assert odds({**plain, "seed": 4, "cards": ["AS", "2S", "3S"], "keep": 0}) == odds(plain)
-    assert odds({**plain, "cards": "junk", "keep": "junk"}) == odds(plain)
+
+
+def test_odds_refuse_a_draw_resolve_refuses():
+    # ...but a draw the rules refuse is refused by both the same way (issue 13).
+    junk = {**flip(rank=3, aspect=2, dtn=12), "cards": "junk", "keep": "junk"}
+    with pytest.raises(InvalidRequest, match="^keep: must be a whole number from 0 to 51$"):
+        odds(junk)
+    with pytest.raises(InvalidRequest, match="^keep: must be a whole number from 0 to 51$"):
+        resolve(junk)
 
 
 def test_secret_odds_give_the_totals_only():

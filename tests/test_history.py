@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import skillcheck
-from app import history
+from app import collection, history
 from app.history import (
     LOG_KEY,
     LogFileError,
@@ -291,6 +291,14 @@ def test_a_bad_import_is_refused_clearly_and_leaves_the_log_untouched(name, stor
     assert log.entries() == before and store.data[LOG_KEY] == stored
 
 
+@pytest.mark.parametrize("seed", [-1, 2**63, "42", True])
+def test_an_entrys_seed_must_be_a_seed(log, seed):
+    text = edit(good_file(filled(RollLog(MemoryStorage(), clock=Clock()))),
+                lambda d: d["entries"][0].update(seed=seed))
+    with pytest.raises(LogFileError, match="entry 1: seed: must be a whole number"):
+        log.import_json(text)
+
+
 def test_import_message_names_the_bad_entry_and_field(log):
     text = edit(good_file(log), lambda d: d["entries"][1].update(time="noon"))
     with pytest.raises(LogFileError, match="entry 2: time: must be an ISO 8601 time"):
@@ -319,6 +327,7 @@ def test_an_append_serialises_one_entry_however_long_the_log(store, monkeypatch)
     calls = []
     real = history.dump
     monkeypatch.setattr(history, "dump", lambda doc: calls.append(doc) or real(doc))
+    monkeypatch.setattr(collection, "dump", lambda doc: calls.append(doc) or real(doc))
     log.record_check(passages(50, 7))
     # one dump of the new entry, one of the envelope's small head
     assert len(calls) == 2 and calls[1]["entries"] == []
@@ -361,6 +370,32 @@ def test_a_partly_bad_log_keeps_its_valid_entries(store):
     assert list(backups(store).values()) == [raw]
 
 
+def deep_request(levels: int) -> dict:
+    request = passages(40, 12)["request"]
+    request["notes"] = json.loads("[" * levels + "]" * levels)
+    return request
+
+
+def test_a_stored_request_nested_too_deep_is_set_aside_and_the_rest_loads(store, log):
+    filled(log)
+    data = json.loads(store.data[LOG_KEY])
+    data["entries"][0]["request"] = deep_request(900)
+    raw = store.data[LOG_KEY] = json.dumps(data)
+    again = RollLog(store, clock=Clock())
+    assert len(again) == 2 and "1 unreadable item" in again.warnings[0]
+    assert list(backups(store).values()) == [raw]
+    for entry in again.entries():
+        draw_of(entry["request"])  # what drawing the log walks: no RecursionError
+
+
+def test_an_imported_request_nested_too_deep_is_refused(log):
+    text = edit(good_file(filled(RollLog(MemoryStorage(), clock=Clock()))),
+                lambda d: d["entries"][0].update(request=deep_request(900)))
+    with pytest.raises(LogFileError, match="entry 1: request: must not nest more than"):
+        log.import_json(text)
+    assert len(log) == 0
+
+
 def test_a_second_backup_in_the_same_second_gets_its_own_key():
     clock = lambda: datetime(2026, 1, 1, tzinfo=UTC)  # noqa: E731
     store = MemoryStorage({LOG_KEY: "bad"})
@@ -378,17 +413,39 @@ def test_a_log_from_a_newer_version_is_left_alone(store):
     assert len(log) == 1 and store.data == {LOG_KEY: raw}
 
 
-def test_a_full_storage_keeps_the_log_in_memory_and_warns_once():
-    store = MemoryStorage(limit=900, error=QuotaExceededError)
+def test_a_full_storage_drops_the_oldest_so_the_newest_fits_and_says_how_many():
+    store = MemoryStorage(limit=1500, error=QuotaExceededError)
     log = RollLog(store, clock=Clock())
-    results = [log.record_check(passages(50, n))[1] for n in range(1, 7)]
-    failed = [n for n, warnings in enumerate(results) if warnings]
-    assert len(failed) == 1 and "browser storage is full" in results[failed[0]][0]
-    assert len(log) == 6 and log.unsaved
-    assert len(RollLog(MemoryStorage(dict(store.data))).entries()) == failed[0]
+    results = [log.record_check(passages(50, n))[1] for n in range(1, 12)]
+    shed = [(n, warnings) for n, warnings in enumerate(results) if warnings]
+    assert shed and all("Browser storage is full: the oldest" in w[0] for _, w in shed)
+    assert not log.unsaved
+    stored = RollLog(MemoryStorage(dict(store.data))).entries()
+    assert stored == log.entries() and stored[0]["request"]["dice"] == [11]
+    assert [e["request"]["dice"][0] for e in stored] == list(range(11, 11 - len(stored), -1))
+    # the fewest were dropped: one more entry would not have fitted
+    one_more = len(history.dump(stored[-1])) + 1
+    assert len(LOG_KEY) + len(store.data[LOG_KEY]) + one_more > store.limit
+
+
+def test_a_storage_that_takes_nothing_keeps_the_log_in_memory_and_warns_once():
+    store = MemoryStorage(limit=10, error=QuotaExceededError)
+    log = RollLog(store, clock=Clock())
+    results = [log.record_check(passages(50, n))[1] for n in range(1, 4)]
+    assert "browser storage is full" in results[0][0] and results[1:] == [[], []]
+    assert len(log) == 3 and log.unsaved and store.data == {}
     store.limit = None
     assert log.record_check(passages(50, 7))[1] == [] and not log.unsaved
-    assert len(RollLog(store).entries()) == 7
+    assert len(RollLog(store).entries()) == 4
+
+
+def test_the_log_is_capped_by_size_as_well_as_count(store):
+    log = RollLog(store, biggest=2000, clock=Clock())
+    warnings = [log.record_check(passages(50, n % 100 + 1))[1] for n in range(40)]
+    assert sum(1 for w in warnings if w) == 1 and "newest 5,000 entries" in next(
+        w for w in warnings if w)[0]
+    assert len(store.data[LOG_KEY]) < 2000 + 200 and log.dropped > 0
+    assert log.entries()[0]["request"]["dice"] == [40]
 
 
 def test_when_bad_data_cannot_be_backed_up_it_is_never_overwritten():

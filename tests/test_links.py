@@ -133,6 +133,15 @@ def test_share_url_replaces_any_fragment_of_the_page_address():
     assert read_link(url.split("#", 1)[1])["request"] == BY_HAND["passages"]
 
 
+@pytest.mark.parametrize(("page", "start"), [
+    ("https://example.org/app/?seed=42#system=flip", "https://example.org/app/#r=1."),
+    ("https://example.org/app/?x=1&seed=42&seed=7&y=2", "https://example.org/app/?x=1&y=2#r=1."),
+])
+def test_a_shared_link_never_carries_the_pages_seed(page, start):
+    url = share_url(page, {"request": BY_HAND["passages"], "outcome": "success"}, TIME)
+    assert url.startswith(start) and "seed" not in url
+
+
 def test_is_replay_tells_links_from_other_page_state():
     assert is_replay("#r=1.abc") and is_replay("r=9") and not is_replay("#system=flip")
     assert not is_replay("") and not is_replay(None)
@@ -153,6 +162,7 @@ JUNK = {
     "version 2": ("#r=2." + GOOD[5:], "newer version"),
     "version 0": ("#r=0." + GOOD[5:], "damaged"),
     "version word": ("#r=one." + GOOD[5:], "damaged"),
+    "5,000-digit version": ("#r=" + "9" * 5000 + "." + GOOD[5:], "damaged"),
     "unicode digits": ("#r=١." + GOOD[5:], "damaged"),
     "empty payload": ("#r=1.", "damaged"),
     "truncated": (GOOD[:-6], "damaged"),

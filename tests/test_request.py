@@ -153,3 +153,23 @@ def test_junk_in_any_field_is_only_invalid_request(data, name, junk):
 def test_junk_requests_are_only_invalid_request(junk):
     answer_or_refusal(resolve, junk)
     answer_or_refusal(odds, junk)
+
+
+@pytest.mark.parametrize("request_", [
+    {"system": "pool", "trait": 2, "skill": 5, "dr": 1, "dice": [0, 3]},
+    {"system": "passages", "base": 50, "dice": [101]},
+    {"system": "swift", "trait": 3, "skill": 4, "dice": [1]},
+    {"system": "fluke", "dice_count": 2, "dice": [7, 1]},
+    {"system": "flip", "rank": 2, "aspect": 1, "dtn": 12, "cards": ["ZZ", "2H"]},
+    {"system": "flip", "mode": "opposed", "initiator": {"rank": 1, "aspect": 0},
+     "opponent": {"rank": 2, "aspect": 0, "cards": ["7H", "7H"]}},
+    {"system": "flip", "mode": "team", "dtn": 12, "primary": {"rank": 1, "aspect": 1},
+     "secondaries": [{"rank": 1, "aspect": 1, "cards": ["7H", "8H"]}]},
+])
+def test_odds_refuse_a_forced_draw_as_resolve_does(request_):
+    with pytest.raises(InvalidRequest) as by_resolve:
+        resolve(request_)
+    with pytest.raises(InvalidRequest) as by_odds:
+        odds(request_)
+    assert str(by_odds.value) == str(by_resolve.value)
+    assert by_odds.value.field.endswith(("dice", "cards"))

@@ -185,6 +185,20 @@ def test_the_count_says_how_much_is_shown(shown, total, system, text):
     assert log_view.count_text(shown, total, system) == text
 
 
+def test_a_check_drawn_under_a_seed_records_it_and_shows_a_mark():
+    store = MemoryStorage()
+    log = RollLog(store)
+    result = skillcheck.resolve({"system": "passages", "base": 50, "dice": [12]})
+    seeded, _ = log.record_check(result, seed=42)
+    plain, _ = log.record_check(result)
+    assert seeded["seed"] == 42 and "seed" not in plain
+    assert RollLog(store).get(seeded["id"])["seed"] == 42  # kept across a reload
+    html = log_view.entry_html(seeded, str)
+    assert 'class="log-seed"' in html and "Seed 42 — not random" in html
+    assert "log-seed" not in log_view.entry_html(plain, str)
+    assert forms.seeded_text(42) == "Repeatable draws: seed 42 — not random"
+
+
 def test_a_dice_draw_is_its_faces():
     assert log_view.draw_text({"system": "pool", "dice": [3, 10, 2]}) == "3 10 2"
     assert log_view.draw_text({"system": "passages", "base": 40}) == ""

@@ -26,12 +26,11 @@ from datetime import datetime
 from skillcheck import SYSTEMS
 from skillcheck.skills import BY_NAME
 
+from .collection import Collection
 from .storage import (
     FieldError,
-    Slot,
     Storage,
     dump,
-    envelope,
     parse,
     stamp,
     text_field,
@@ -453,82 +452,118 @@ def import_summary(added: int, replaced: int) -> str:
 # ---- the roster in storage -----------------------------------------------------------------------
 
 
-class Roster:
-    """The saved characters of this browser. `warnings` holds what loading had to tell the player.
+class Roster(Collection):
+    """The saved characters of this browser, shared by its tabs (see collection.py). `warnings`
+    holds what loading had to tell the player.
 
-    Every change is saved at once and returns the warnings to show (storage full, ...).
+    Every change is made on top of what storage holds now, saved at once, and returns the
+    warnings to show (storage full, ...).
     """
+
+    KIND = KIND
+    LABEL = "characters"
+    ITEMS = "characters"
+    LONGEST = LONGEST_FILE
+    NOUN = ("character", "characters")
 
     def __init__(self, storage: Storage, *, key: str = CHARACTERS_KEY,
                  clock: Callable[[], datetime] = utc_now):
-        self._slot = Slot(storage, key, KIND, "characters", LONGEST_FILE, clock)
-        self._characters: dict[int, dict] = {}
-        self._next_id = 1
-        loaded = self._slot.load(self._read_tolerant)
-        if loaded is not None:
-            self._characters, self._next_id = loaded
-        if self._slot.rewrite:
-            self._slot.warnings += self._save()
-        self.warnings = self._slot.warnings
+        super().__init__(storage, key, clock)
+
+    def read_item(self, raw: object, next_id: int) -> tuple[dict, str]:
+        character = read_character(raw)
+        if character["id"] >= next_id:
+            raise FieldError("id", "must be below next_id")
+        return character, dump(character)
+
+    def loadable(self, raws: list) -> list:
+        return raws[:MOST_CHARACTERS]
+
+    def admit(self, item: dict, rows: dict) -> bool:
+        name = item["name"].casefold()
+        return all(other["name"].casefold() != name for other, _ in rows.values())
 
     def all(self) -> list[dict]:
         """Every character, by name."""
-        return sorted(self._characters.values(), key=lambda c: (c["name"].casefold(), c["id"]))
-
-    def get(self, character_id: int) -> dict | None:
-        return self._characters.get(character_id)
-
-    @property
-    def unsaved(self) -> bool:
-        return self._slot.failing or self._slot.frozen
+        return sorted(self.items(), key=lambda c: (c["name"].casefold(), c["id"]))
 
     def create(self, name: str, **fields) -> tuple[dict, list[str]]:
         """A new character called `name` (fields: notes, luck, xp, sheets)."""
-        if len(self._characters) >= MOST_CHARACTERS:
-            raise FieldError("name", f"there can be at most {MOST_CHARACTERS} characters")
-        character = read_character({**fields, "id": self._next_id, "name": name})
-        self._check_name(character)
-        self._next_id += 1
-        self._characters[character["id"]] = character
-        return character, self._save()
+        def create() -> dict:
+            if len(self._rows) >= MOST_CHARACTERS:
+                raise FieldError("name", f"there can be at most {MOST_CHARACTERS} characters")
+            character = read_character({**fields, "id": self._next_id, "name": name})
+            self._check_name(character)
+            self._new_id()
+            self._put((character, dump(character)))
+            return character
+        return self.change(create)
 
     def update(self, character: dict) -> list[str]:
         """Store an edited character (see `edited`, `with_sheet`, `apply_result`)."""
         character = read_character(character)
-        if character["id"] not in self._characters:
-            raise FieldError("id", "no such character")
-        self._check_name(character)
-        self._characters[character["id"]] = character
-        return self._save()
+
+        def update() -> None:
+            if character["id"] not in self._rows:
+                raise FieldError("id", "no such character")
+            self._check_name(character)
+            self._put((character, dump(character)))
+        return self.change(update)[1]
 
     def rename(self, character_id: int, name: str) -> tuple[dict, list[str]]:
-        if character_id not in self._characters:
+        self.refresh()
+        if character_id not in self._rows:
             raise FieldError("id", "no such character")
-        character = edited(self._characters[character_id], name=name)
+        character = edited(self.get(character_id), name=name)
         return character, self.update(character)
 
     def delete(self, character_id: int) -> list[str]:
         """Forget a character (the page asks first)."""
-        self._characters.pop(character_id, None)
-        return self._save()
+        return self.change(lambda: self._drop(character_id))[1]
+
+    # -- spending: checked against the stock storage holds now, not this tab's copy
+
+    def spend(self, character_id: int, result: dict) -> tuple[dict | None, dict | None,
+                                                                list[str]]:
+        """Take what `result` spent from the character as stored now (`apply_result`): the
+        character, the spend record (None when nothing was spent) and warnings. SpendError if
+        the character, as stored now, does not have it."""
+        def spend() -> tuple[dict | None, dict | None]:
+            character = self.get(character_id)
+            if character is None:
+                raise SpendError("That character is no longer saved here.")
+            spent, record = apply_result(character, result)
+            if record is not None:
+                self._put((spent, dump(spent)))
+            return spent, record
+        (character, record), warnings = self.change(spend)
+        return character, record, warnings
+
+    def undo(self, character_id: int) -> tuple[dict, dict, list[str]]:
+        """Give back the character's last spend as stored now (`undo_spend`), once: an undo in
+        another tab has already cleared it, so the same spend is never given back twice."""
+        def undo() -> tuple[dict, dict]:
+            character = self.get(character_id)
+            if character is None:
+                raise SpendError("That character is no longer saved here.")
+            restored, record = undo_spend(character)
+            self._put((restored, dump(restored)))
+            return restored, record
+        (character, record), warnings = self.change(undo)
+        return character, record, warnings
 
     # -- export, import
 
-    def export_json(self) -> str:
-        """Every character as a file's text: the document storage keeps, which `read_file` reads."""
-        return dump(envelope(KIND, next_id=self._next_id,
-                             characters=list(self._characters.values())))
-
     def export_name(self) -> str:
         """A file name for the export: "skillcheck-characters-2026-11-29.json" (the UTC date)."""
-        return f"skillcheck-characters-{stamp(self._slot.clock())[:10]}.json"
+        return f"skillcheck-characters-{stamp(self.clock())[:10]}.json"
 
     def replaced_by(self, characters: list[dict]) -> list[dict]:
         """The characters here that merging `characters` would replace (the same name in any
         case); CharactersFileError when the merge would hold more than MOST_CHARACTERS."""
-        here = {character["name"].casefold(): character for character in self._characters.values()}
+        here = {character["name"].casefold(): character for character in self.items()}
         replaced = [here[c["name"].casefold()] for c in characters if c["name"].casefold() in here]
-        total = len(self._characters) + len(characters) - len(replaced)
+        total = len(self._rows) + len(characters) - len(replaced)
         if total > MOST_CHARACTERS:
             raise CharactersFileError(
                 f"This file could not be imported: with it there would be {counted(total)} and "
@@ -539,40 +574,18 @@ class Roster:
         """Add the characters `read_file` gave: (added, replaced, warnings). A new one gets a new
         id; one named like a character here replaces it and keeps its id, so it stays picked.
         Their last spend is dropped: an undo recorded in another browser does not apply here."""
-        ids = {c["name"].casefold(): c["id"] for c in self.replaced_by(characters)}
-        merged, next_id = dict(self._characters), self._next_id
-        for character in characters:
-            character_id = ids.get(character["name"].casefold())
-            if character_id is None:
-                character_id, next_id = next_id, next_id + 1
-            merged[character_id] = read_character({**character, "id": character_id,
-                                                   "last_spend": None})
-        self._characters, self._next_id = merged, next_id
-        return len(characters) - len(ids), len(ids), self._save()
+        def merge() -> int:
+            ids = {c["name"].casefold(): c["id"] for c in self.replaced_by(characters)}
+            for character in characters:
+                character_id = ids.get(character["name"].casefold()) or self._new_id()
+                merged = read_character({**character, "id": character_id, "last_spend": None})
+                self._put((merged, dump(merged)))
+            return len(ids)
+        replaced, warnings = self.change(merge)
+        return len(characters) - replaced, replaced, warnings
 
     def _check_name(self, character: dict) -> None:
         name = character["name"].casefold()
         if any(other["name"].casefold() == name and other["id"] != character["id"]
-               for other in self._characters.values()):
+               for other in self.items()):
             raise FieldError("name", f"another character is already called {character['name']}")
-
-    def _read_tolerant(self, data: dict) -> tuple[tuple[dict, int], int]:
-        raws = data.get("characters")
-        if not isinstance(raws, list):
-            raise FieldError("characters", "must be a list")
-        next_id = whole(data.get("next_id"), "next_id", 1, 2**52)
-        kept: dict[int, dict] = {}
-        names = set()
-        for raw in raws[:MOST_CHARACTERS]:
-            try:
-                character = read_character(raw)
-            except ValueError:
-                continue
-            name = character["name"].casefold()
-            if character["id"] < next_id and character["id"] not in kept and name not in names:
-                kept[character["id"]] = character
-                names.add(name)
-        return (kept, next_id), len(raws) - len(kept)
-
-    def _save(self) -> list[str]:
-        return self._slot.save(self.export_json())

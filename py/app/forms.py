@@ -14,8 +14,13 @@ from urllib.parse import parse_qs
 
 # What a control's text turns into, by kind: the input type, or the control's data-as.
 NUMBER, CHECKBOX, SELECT, FLAG, LIST = "number", "checkbox", "select-one", "flag", "list"
-WHOLE = re.compile(r"[+-]?\d+")
-INDEX = re.compile(r"\d+")
+# ASCII digits only, and few enough that int() is cheap and never hits Python's digit limit:
+# longer text goes to the engine as text, which names the field.
+MOST_DIGITS = 20
+WHOLE = re.compile(rf"[+-]?[0-9]{{1,{MOST_DIGITS}}}")
+INDEX = re.compile(r"[0-9]+")
+SEED = re.compile(r"[0-9]{1,19}")
+BIGGEST_SEED = 2**63 - 1  # the contract's limit on a request's seed
 SEPARATORS = re.compile(r"[\s,;]+")
 SYSTEM_AND_MODE = ("system", "mode")
 
@@ -109,9 +114,16 @@ def fragment(system: str, mode: str | None) -> str:
     return f"#system={system}" + (f"&mode={mode}" if mode else "")
 
 
+def seeded_text(seed: int) -> str:
+    """The line shown near the roll button while a seed is in force."""
+    return f"Repeatable draws: seed {seed} — not random"
+
+
 def seed_from(query: str) -> int | None:
-    """`?seed=N` fixes the page's randomness for demos and tests; anything else means none."""
+    """`?seed=N` fixes the page's randomness for demos and tests; anything else means none.
+    N is ASCII digits within the contract's seed range: "٣" or 5,000 digits seed nothing."""
     values = parse_qs(query.lstrip("?")).get("seed")
-    if values and INDEX.fullmatch(values[-1].strip()):
-        return int(values[-1])
+    text = values[-1].strip() if values else ""
+    if SEED.fullmatch(text) and int(text) <= BIGGEST_SEED:
+        return int(text)
     return None

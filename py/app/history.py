@@ -3,7 +3,8 @@
 Pure Python: storage is injected (see storage.py). Entries are plain JSON dicts:
 
     common  id (int), kind, time (ISO 8601 UTC), system, summary (one line of plain text)
-    check   outcome, success (bool | None), request (the result's request, draw included)
+    check   outcome, success (bool | None), request (the result's request, draw included),
+            seed (the page's ?seed when the draw came from it; left out otherwise)
     reveal  the same as check, plus reveals (the id of the secret check it judges)
     spend   character, name, resource ("luck" | "xp"), amount, before, after, check (id | None)
     undo    the same as spend, plus undoes (the id of the spend it gives back, or None)
@@ -19,13 +20,12 @@ from datetime import datetime
 
 from skillcheck import SYSTEMS
 
+from .collection import Collection
 from .storage import (
     EnvelopeError,
     FieldError,
-    Slot,
     Storage,
     dump,
-    envelope,
     parse,
     read_time,
     stamp,
@@ -37,13 +37,19 @@ from .storage import (
 LOG_KEY = "skillcheck.log"
 KIND = "skillcheck.log"
 CAP = 5000
+# Characters of JSON the log keeps: under the browsers' localStorage quota (about 5 million
+# characters an origin) with room for the characters, so big team flips do not reach it first.
+BIGGEST_LOG = 3_000_000
 LONGEST_ENTRY = 8000
 LONGEST_FILE = 20_000_000
 LONGEST_SUMMARY = 300
 BIGGEST_ID = 2**53 - 1  # JavaScript's largest safe integer
 BIGGEST_NEXT_ID = 2**52  # so counting on from a stored next_id stays safe
 BIGGEST_AMOUNT = 10**7
+BIGGEST_SEED = 2**63 - 1  # the contract's limit on a seed
 KINDS = ("check", "reveal", "spend", "undo")
+# A team flip's request is the deepest: request → secondaries → a side → its cards, 4 levels.
+DEEPEST_REQUEST = 8
 RESOURCES = ("luck", "xp")
 DRAW_KEYS = ("cards", "dice")
 # What a re-roll leaves out: the draw, the chosen card among it, and a seed that would redraw it.
@@ -140,7 +146,22 @@ def _judged(raw: dict, system: str) -> dict:
     request = raw.get("request")
     if not isinstance(request, dict) or request.get("system") != system:
         raise FieldError("request", "must be a request of the entry's system")
+    shallow(request, "request", DEEPEST_REQUEST)
     return {"outcome": outcome, "success": success, "request": request}
+
+
+def shallow(value: object, name: str, deepest: int) -> None:
+    """FieldError unless `value` nests at most `deepest` lists and objects: a stored or imported
+    request is walked again when the log is drawn, and a deep one would raise RecursionError at
+    every load. Checked with a stack, so the check itself cannot recurse too deep."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > deepest:
+                raise FieldError(name, f"must not nest more than {deepest} levels deep")
+            stack.extend((inner, depth + 1)
+                         for inner in (item.values() if isinstance(item, dict) else item))
 
 
 def _spent(raw: dict, system: str) -> dict:
@@ -174,6 +195,8 @@ def read_entry(raw: object) -> dict:
         entry.update(_judged(raw, system))
     else:
         entry.update(_spent(raw, system))
+    if kind == "check" and raw.get("seed") is not None:
+        entry["seed"] = whole(raw["seed"], "seed", 0, BIGGEST_SEED)
     if kind == "reveal":
         entry["reveals"] = _id(raw.get("reveals"), "reveals")
     elif kind == "spend":
@@ -204,77 +227,81 @@ def _entries_of(data: dict) -> tuple[list, int]:
 # ---- the log -------------------------------------------------------------------------------------
 
 
-class RollLog:
-    """The roll log of this browser. `warnings` holds what loading had to tell the player.
+class RollLog(Collection):
+    """The roll log of this browser, shared by its tabs (see collection.py). `warnings` holds
+    what loading had to tell the player.
 
-    Entries are kept oldest first; `entries()` gives them newest first. Returned entries are the
-    log's own dicts: read them, don't change them.
+    Entries are kept oldest first; `entries()` gives them newest first. The log keeps at most
+    `cap` entries and `biggest` characters of JSON; over either, the oldest are dropped.
     """
 
+    KIND = KIND
+    LABEL = "roll log"
+    ITEMS = "entries"
+    LONGEST = LONGEST_FILE
+    NOUN = ("entry", "entries")
+    SHEDS_OLDEST = True
+
     def __init__(self, storage: Storage, *, key: str = LOG_KEY, cap: int = CAP,
-                 clock: Callable[[], datetime] = utc_now):
+                 biggest: int = BIGGEST_LOG, clock: Callable[[], datetime] = utc_now):
         self.cap = cap
-        self.clock = clock
+        self.biggest = biggest
         self.dropped = 0
-        self._slot = Slot(storage, key, KIND, "roll log", LONGEST_FILE, clock)
-        self._entries: list[dict] = []
-        self._texts: list[str] = []
-        self._next_id = 1
-        loaded = self._slot.load(self._read_tolerant)
-        if loaded is not None:
-            self._replace(*loaded)
-        if self._slot.rewrite:
-            self._slot.warnings += self._save()
-        self.warnings = self._slot.warnings
+        super().__init__(storage, key, clock)
+
+    def read_item(self, raw: object, next_id: int) -> tuple[dict, str]:
+        return checked(raw, next_id)
+
+    def loadable(self, raws: list) -> list:
+        return raws[-self.cap:]
 
     # -- reading
 
-    def __len__(self) -> int:
-        return len(self._entries)
-
     def entries(self, system: str | None = None) -> list[dict]:
         """Newest first; only one system's entries when `system` is given."""
-        return [e for e in reversed(self._entries) if system is None or e["system"] == system]
-
-    def get(self, entry_id: int) -> dict | None:
-        return next((e for e in reversed(self._entries) if e["id"] == entry_id), None)
+        return [e for e in reversed(self.items()) if system is None or e["system"] == system]
 
     def last_check(self, system: str | None = None) -> dict | None:
         """The newest check (of `system` if given): what one-tap re-roll repeats."""
         return next((e for e in self.entries(system) if e["kind"] == "check"), None)
 
-    @property
-    def unsaved(self) -> bool:
-        """True while the log in memory is not in storage (storage full, unreadable or newer)."""
-        return self._slot.failing or self._slot.frozen
+    # -- adding: each on top of what storage holds now, so no tab drops another's entries
 
-    # -- adding
-
-    def record_check(self, result: dict, summary: str | None = None) -> tuple[dict, list[str]]:
-        """Log the result of `skillcheck.resolve`; returns the entry and any warnings to show."""
+    def record_check(self, result: dict, summary: str | None = None,
+                     seed: int | None = None) -> tuple[dict, list[str]]:
+        """Log the result of `skillcheck.resolve` (drawn from the page's `seed`, if given);
+        returns the entry and any warnings to show."""
         request = result["request"]
         return self._add("check", result["system"],
                          summarize(request) if summary is None else summary,
-                         outcome=result["outcome"], success=result["success"], request=request)
+                         outcome=result["outcome"], success=result["success"], request=request,
+                         **({} if seed is None else {"seed": seed}))
 
-    def amend_check(self, check_id: int, result: dict) -> tuple[dict, list[str]]:
+    def amend_check(self, check_id: int, result: dict,
+                    seed: int | None = None) -> tuple[dict, list[str]]:
         """The player's later choice on a logged check (another card kept): the entry now says
         what was chosen and keeps its id and time, so one flip stays one entry. A check no
-        longer in the log (cleared or replaced meanwhile) is logged afresh."""
-        at = next((i for i in range(len(self._entries) - 1, -1, -1)
-                   if self._entries[i]["id"] == check_id), None)
-        if (at is None or self._entries[at]["kind"] != "check"
-                or self._entries[at]["system"] != result["system"]):
-            return self.record_check(result)
+        longer in the log (cleared or replaced meanwhile) is logged afresh. `seed`: a side
+        flipped afresh drew from the page's seed."""
+        self.refresh()
+        earlier = self.get(check_id)
+        if (earlier is None or earlier["kind"] != "check"
+                or earlier["system"] != result["system"]):
+            return self.record_check(result, seed=seed)
         request = result["request"]
-        entry, text = checked({**self._entries[at], "summary": summarize(request),
-                               "outcome": result["outcome"], "success": result["success"],
-                               "request": request}, self._next_id)
-        self._entries[at], self._texts[at] = entry, text
-        return entry, self._save()
+        seeded = {} if seed is None else {"seed": seed}
+        row = checked({**earlier, "summary": summarize(request), "outcome": result["outcome"],
+                       "success": result["success"], "request": request, **seeded},
+                      self._next_id)
+
+        def amend() -> dict:
+            self._put(row)
+            return row[0]
+        return self.change(amend)
 
     def record_reveal(self, secret_id: int, result: dict) -> tuple[dict, list[str]]:
         """Log the GM's reveal of the secret check `secret_id` (`result` judges its draw)."""
+        self.refresh()
         original = self.get(secret_id)
         if original is None or original["kind"] != "check" or original["outcome"] != "secret":
             raise ValueError(f"entry {secret_id} is not a secret check in the log")
@@ -291,40 +318,49 @@ class RollLog:
                          check=check_id)
 
     def record_undo(self, undo: dict) -> tuple[dict, list[str]]:
-        """Log an undo record of characters.undo_spend, linked to that character's last spend."""
-        spent = next((e for e in reversed(self._entries) if e["kind"] == "spend"
+        """Log an undo record of characters.undo_spend, linked to that character's last spend
+        as storage holds it now (another tab's spend included)."""
+        self.refresh()
+        spent = next((e for e in reversed(self.items()) if e["kind"] == "spend"
                       and e["character"] == undo["character"]), None)
         return self._add("undo", undo["system"], undo["text"], **_spend_fields(undo),
                          undoes=spent and spent["id"])
 
     def _add(self, kind: str, system: str, summary: str, **fields) -> tuple[dict, list[str]]:
-        entry, text = checked({"id": self._next_id, "kind": kind, "time": stamp(self.clock()),
-                               "system": system, "summary": summary, **fields}, self._next_id + 1)
-        self._next_id += 1
-        self._entries.append(entry)
-        self._texts.append(text)
-        warnings = []
-        if len(self._entries) > self.cap:
-            over = len(self._entries) - self.cap
-            del self._entries[:over], self._texts[:over]
-            if not self.dropped:
-                warnings.append(f"The log keeps the newest {self.cap:,} entries: the oldest are "
-                                "now dropped as new ones come in.")
-            self.dropped += over
-        return entry, warnings + self._save()
+        def add() -> tuple[dict, list[str]]:
+            row = checked({"id": self._next_id, "kind": kind, "time": stamp(self.clock()),
+                           "system": system, "summary": summary, **fields}, self._next_id + 1)
+            self._new_id()
+            self._put(row)
+            return row[0], self._trim()
+
+        (entry, warnings), saved = self.change(add)
+        return entry, warnings + saved
+
+    def _trim(self) -> list[str]:
+        """Over the cap (by count or by size): the oldest go, and the player is told once."""
+        rows = list(self._rows.values())
+        over = max(0, len(rows) - self.cap)
+        size = sum(len(text) for _, text in rows[over:])
+        while over < len(rows) - 1 and size > self.biggest:
+            size -= len(rows[over][1])
+            over += 1
+        for entry, _ in rows[:over]:
+            self._drop(entry["id"])
+        self.dropped += over
+        if not over or self.dropped > over:
+            return []
+        return [f"The log keeps the newest {self.cap:,} entries (and {self.biggest:,} "
+                "characters): the oldest are now dropped as new ones come in."]
 
     # -- clearing, export, import
 
     def clear(self) -> list[str]:
-        """Empty the log (the page asks first). Ids keep counting up."""
-        self._entries, self._texts = [], []
-        return self._save()
-
-    def export_json(self) -> str:
-        """The whole log as a JSON file's text; `import_json` reads it back exactly."""
-        head = dump(envelope(KIND, next_id=self._next_id, entries=[]))[:-2]
-        # head + entries + "]}" in one allocation: the joined entries serve as the separator
-        return ",".join(self._texts).join((head, "]}"))
+        """Empty the log (the page asks first): every entry stored now. Ids keep counting up."""
+        def clear() -> None:
+            for item_id in list(self._rows):
+                self._drop(item_id)
+        return self.change(clear)[1]
 
     def export_name(self) -> str:
         """A file name for the export: "skillcheck-log-2026-11-29.json" (the UTC date)."""
@@ -348,32 +384,7 @@ class RollLog:
         except (EnvelopeError, ValueError) as error:
             raise LogFileError(f"This file could not be imported: {error}. "
                                "Your log was not changed.") from None
-        self._replace(rows, next_id)
-        return len(rows), self._save()
-
-    # -- storage
-
-    def _read_tolerant(self, data: dict) -> tuple[tuple[list, int], int]:
-        """Loading keeps every readable entry; the count of the rest triggers a backup."""
-        raws, next_id = _entries_of(data)
-        rows, seen = [], set()
-        for raw in raws[-self.cap:]:
-            try:
-                entry, text = checked(raw, next_id)
-            except ValueError:
-                continue
-            if entry["id"] not in seen:
-                seen.add(entry["id"])
-                rows.append((entry, text))
-        return (rows, next_id), len(raws) - len(rows)
-
-    def _replace(self, rows: list[tuple[dict, str]], next_id: int) -> None:
-        self._entries = [entry for entry, _ in rows]
-        self._texts = [text for _, text in rows]
-        self._next_id = next_id
-
-    def _save(self) -> list[str]:
-        return self._slot.save(self.export_json())
+        return len(rows), self._replace(rows, next_id)
 
 
 def _spend_fields(record: dict) -> dict:

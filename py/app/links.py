@@ -15,6 +15,7 @@ import json
 import random
 import re
 import zlib
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import skillcheck
 
@@ -26,6 +27,7 @@ LONGEST_FRAGMENT = 8000  # characters of payload: far more than any real check n
 LONGEST_JSON = 16_384  # bytes after inflating: a deflate bomb stops here
 HONESTY = "A link shows a roll; it does not prove the roll was not edited."
 PAYLOAD = re.compile(r"[A-Za-z0-9_-]*")
+VERSION_TEXT = re.compile(r"[0-9]{1,6}")  # short, so int() never meets Python's digit limit
 
 DAMAGED = "This replay link is damaged or incomplete: check that it was copied whole."
 NOT_A_CHECK = "This replay link does not hold a check Skill Check can show."
@@ -59,8 +61,12 @@ def share_fragment(result: dict, time: str) -> str:
 
 
 def share_url(page_url: str, result: dict, time: str) -> str:
-    """The page's address (any fragment dropped) with the replay fragment of `result`."""
-    return page_url.split("#", 1)[0] + share_fragment(result, time)
+    """The page's address with the replay fragment of `result`: any fragment and any `seed`
+    dropped, so whoever opens the link draws at random, not the sender's sequence."""
+    parts = urlsplit(page_url)
+    query = urlencode([(key, value) for key, value in parse_qsl(parts.query, True)
+                       if key != "seed"])
+    return urlunsplit(parts._replace(query=query, fragment="")) + share_fragment(result, time)
 
 
 def is_replay(fragment: str) -> bool:
@@ -73,7 +79,7 @@ def read_link(fragment: object) -> dict:
     if not is_replay(fragment):
         raise LinkError("This is not a replay link.")
     version, dot, payload = fragment.removeprefix("#")[len(KEY):].partition(".")
-    if not dot or not version.isascii() or not version.isdigit():
+    if not dot or not VERSION_TEXT.fullmatch(version):
         raise LinkError(DAMAGED)
     if int(version) != VERSION:
         raise LinkError("This replay link was made by a newer version of Skill Check: reload "

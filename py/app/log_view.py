@@ -47,9 +47,18 @@ def entry_html(entry: dict, when: Callable[[str], str]) -> str:
     return (f'<li><button type="button" class="log-entry" data-entry="{entry["id"]}">'
             f"{time}{system}"
             f'<span class="log-outcome {tone(entry["success"])}">{escape(outcome)}</span>'
-            f'<span class="log-summary">{escape(entry["summary"])}</span>'
+            + seed_mark(entry)
+            + f'<span class="log-summary">{escape(entry["summary"])}</span>'
             + (f'<span class="log-draw">{escape(draw)}</span>' if draw else "")
             + "</button></li>")
+
+
+def seed_mark(entry: dict) -> str:
+    """A check drawn from the page's ?seed says so: repeatable, not random."""
+    if entry.get("seed") is None:
+        return ""
+    return (f'<span class="log-seed" data-seed="{entry["seed"]}">Seed {entry["seed"]}'
+            " — not random</span>")
 
 
 def list_html(entries: list[dict], when: Callable[[str], str]) -> str:

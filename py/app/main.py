@@ -19,6 +19,8 @@ from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
 from app import browser, check, forms, links, page, report, roster_view, table
+from app.characters import CHARACTERS_KEY
+from app.history import LOG_KEY
 from app.ui import SOMETHING_WRONG, explain_invalid, guarded, trouble
 
 ODDS_DELAY = 0.12  # seconds of quiet typing before the odds are worked out again
@@ -202,6 +204,17 @@ def on_hashchange(event) -> None:
     open_link(fresh=True)
 
 
+@when("storage", window)
+@guarded
+def on_storage(event) -> None:
+    """Another tab saved: take in its log entries and characters (a null key: all cleared)."""
+    key = event.key
+    if is_none(key) or key == LOG_KEY:
+        table.refresh()
+    if is_none(key) or key == CHARACTERS_KEY:
+        roster_view.refresh()
+
+
 @when("pagehide", window)
 @guarded
 def on_pagehide(event) -> None:
@@ -209,15 +222,44 @@ def on_pagehide(event) -> None:
 
 
 def boot() -> None:
+    """Each optional step on its own: whatever a link, a file or storage holds, a step that fails
+    is said on the page (details in the console) and the page still becomes ready to roll."""
     seed = forms.seed_from(window.location.search)
     storage, warnings = browser.local_storage()
-    table.start(storage, warnings)
-    roster_view.start(storage, fill_form)
-    check.start(random.Random(seed) if seed is not None else None, table.log().last_check())
-    page.fill_skills(list(SKILLS.values()))
-    open_link(fresh=False)  # keep whatever the player typed while Python was loading
+    failed = [name for name, step in (
+        ("the roll log", lambda: table.start(storage, warnings, seed)),
+        ("the characters", lambda: roster_view.start(storage, fill_form)),
+        ("the last roll", lambda: check.start(random.Random(seed) if seed is not None else None,
+                                              table.log() and table.log().last_check())),
+        ("the skill lists", lambda: page.fill_skills(list(SKILLS.values()))),
+        ("the link", _open_address),
+    ) if not _step(step)]
+    if seed is not None:
+        web.page["seeded"].textContent = forms.seeded_text(seed)
+        web.page["seeded"].hidden = False
+    if failed:
+        trouble(f"Part of the page could not start ({', '.join(failed)}); the details are in "
+                "the console. You can still roll.")
     web.page["roll"].disabled = False
     document.documentElement.dataset.ready = "true"
+
+
+def _open_address() -> None:
+    """The address's form and link, keeping whatever the player typed while Python was loading;
+    one that cannot be opened leaves the first form shown, and still counts as failed."""
+    if not _step(lambda: open_link(fresh=False)):
+        page.choose("flip", "unopposed")
+        show_system()
+        raise RuntimeError("the address could not be opened")
+
+
+def _step(step) -> bool:
+    try:
+        step()
+    except Exception:
+        window.console.error(traceback.format_exc())
+        return False
+    return True
 
 
 try:

@@ -38,16 +38,22 @@ def shown() -> tuple[str, str | None]:
     return system, (checked("mode") if has_modes else None)
 
 
-def choose(system: str, mode: str | None) -> bool:
+def _radio(name: str, value: object):
+    """The radio button `name` whose value is `value`, or None. The value comes from a link, so
+    it is compared with each button's, never put into a selector."""
+    return next((radio for radio in web.page.find(f'input[type="radio"][name="{name}"]')
+                 if radio.value == value), None)
+
+
+def choose(system: object, mode: object) -> bool:
     """Tick the pickers for a system (and mode); False if the page has no such form."""
-    radio = web.page.find(f'input[name="system"][value="{system}"]')
-    if not len(radio):
+    radio = _radio("system", system)
+    if radio is None:
         return False
-    radio[0].checked = True
-    if mode:
-        picked = web.page.find(f'input[name="mode"][value="{mode}"]')
-        if len(picked):
-            picked[0].checked = True
+    radio.checked = True
+    picked = _radio("mode", mode) if mode else None
+    if picked is not None:
+        picked.checked = True
     return True
 
 

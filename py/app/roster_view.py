@@ -19,7 +19,6 @@ from .characters import (
     CharactersFileError,
     Roster,
     SpendError,
-    apply_result,
     counted,
     edited,
     fill,
@@ -28,7 +27,6 @@ from .characters import (
     limits,
     read_file,
     spend_problem,
-    undo_spend,
 )
 from .storage import FieldError, Storage
 from .ui import guarded
@@ -58,6 +56,14 @@ def start(storage: Storage, fill_form: Callable[[str | None, dict], None]) -> No
         web.page[control].disabled = False
     say(" ".join(roster().warnings))
     render()
+
+
+def refresh() -> None:
+    """Another tab changed the characters: take them in and redraw the bar."""
+    if roster().refresh():
+        if not picked():
+            _pick(None)
+        render()
 
 
 def picked() -> dict | None:
@@ -143,18 +149,18 @@ def check_spend(request: dict, already: int = 0) -> None:
 def spend(result: dict, already: int = 0) -> tuple[dict | None, str | None]:
     """Take what `result` spent from the picked character, less the `already` taken for the same
     dice before they were judged again: (spend record or None, a problem to show or None)."""
-    character = picked()
-    if character is None:
+    if picked() is None:
         return None, None
     resource = RESOURCES.get(result.get("system"))
     if resource and already:
         result = _less(result, resource.spent, min(already, result[resource.spent]))
-    try:
-        spent, record = apply_result(character, result)
+    try:  # against the stock stored now: another tab may have spent meanwhile
+        _, record, warnings = roster().spend(state["picked"], result)
     except SpendError as error:
+        render()
         return None, str(error)
     if record is not None:
-        say(" ".join([record["text"], *roster().update(spent)]))
+        say(" ".join([record["text"], *warnings]))
         render()
     return record, None
 
@@ -184,15 +190,15 @@ def on_pick(event) -> None:
 @when("click", "#who-undo")
 @guarded
 def on_undo(event) -> None:
-    character = picked()
-    if character is None:
+    if picked() is None:
         return
-    try:
-        restored, undo = undo_spend(character)
+    try:  # the last spend as stored now: an undo in another tab has already given it back
+        _, undo, warnings = roster().undo(state["picked"])
     except SpendError as error:
         say(str(error))
+        render()
         return
-    say(" ".join([undo["text"], *roster().update(restored)]))
+    say(" ".join([undo["text"], *warnings]))
     table.record_undo(undo)
     render()
 

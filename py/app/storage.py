@@ -167,6 +167,7 @@ class Slot:
     frozen: bool = False
     failing: bool = False
     rewrite: bool = False
+    seen: str | None = None  # the text last read or written: what this tab's copy is based on
     warnings: list[str] = field(default_factory=list)
 
     def load(self, read_body: Callable[[dict], tuple[object, int]]) -> object | None:
@@ -179,11 +180,13 @@ class Slot:
             raw = self.storage.get(self.key)
         except Exception as error:  # localStorage can refuse to be read at all
             self.frozen = True
-            self.warnings.append(f"Your saved {self.label} could not be read ({_name(error)}); "
+            self.warnings.append(f"Your saved {self.label} could not be read ({failure(error)}); "
                                  "changes this session will not be saved.")
             return None
         if not isinstance(raw, str):  # None, or Pyodide's jsnull from an adapter that kept it
+            self.seen = None
             return None
+        self.seen = raw
         try:
             kept, dropped = read_body(parse(raw, self.kind, self.longest))
         except EnvelopeError as error:
@@ -202,6 +205,15 @@ class Slot:
                             "the rest is kept")
         return kept
 
+    def changed(self) -> bool:
+        """Whether storage holds other text than this slot last read or wrote (another tab
+        saved meanwhile); False when it cannot be read."""
+        try:
+            raw = self.storage.get(self.key)
+        except Exception:
+            return False
+        return (raw if isinstance(raw, str) else None) != self.seen
+
     def _set_aside(self, raw: str, problem: str, then: str) -> None:
         """Back the raw data up under a new key before anything may overwrite it."""
         try:
@@ -211,7 +223,7 @@ class Slot:
             self.frozen = True
             self.warnings.append(
                 f"Your saved {self.label} {problem}. It could not be backed up "
-                f"({_name(error)}), so it is left as it was and changes this session will not "
+                f"({failure(error)}), so it is left as it was and changes this session will not "
                 "be saved.")
             return
         self.rewrite = True
@@ -226,25 +238,33 @@ class Slot:
             key = f"{base}-{n}"
         return key
 
-    def save(self, text: str) -> list[str]:
-        """Write `text`; a failure keeps the data in memory and warns once until a save works."""
-        if self.frozen:
-            return []
+    def write(self, text: str) -> BaseException | None:
+        """Store `text`; the browser's error (QuotaExceededError, SecurityError ...) or None."""
         try:
             self.storage.set(self.key, text)
-        except Exception as error:  # QuotaExceededError, SecurityError, ... from the browser
-            if self.failing:
-                return []
-            self.failing = True
-            return [f"Your {self.label} could not be saved ({_name(error)}); it is kept for "
-                    "this session only. Export it to keep a copy."]
-        self.failing = False
-        return []
+        except Exception as error:
+            return error
+        self.seen = text
+        return None
+
+    def settle(self, error: BaseException | None) -> list[str]:
+        """After a save: a failure keeps the data in memory and warns once until a save works."""
+        if error is None:
+            self.failing = False
+            return []
+        if self.failing:
+            return []
+        self.failing = True
+        return [f"Your {self.label} could not be saved ({failure(error)}); it is kept for "
+                "this session only. Export it to keep a copy."]
 
 
-def _name(error: BaseException) -> str:
+FULL = "browser storage is full"
+
+
+def failure(error: BaseException) -> str:
     """A short reason for a storage failure, for a player."""
     text = f"{type(error).__name__} {error}".lower()
     if "quota" in text or "full" in text:
-        return "browser storage is full"
+        return FULL
     return "browser storage is unavailable"

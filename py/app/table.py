@@ -17,20 +17,28 @@ from .history import LogFileError, RollLog
 from .storage import MemoryStorage, Storage
 from .ui import guarded
 
-state: dict = {"log": None, "system": "", "shown": log_view.PAGE}
+state: dict = {"log": None, "system": "", "shown": log_view.PAGE, "seed": None}
 
 
 def log() -> RollLog:
     return state["log"]
 
 
-def start(storage: Storage, warnings: list[str]) -> None:
-    """Load the log (a damaged one is backed up: the warnings say where) and draw it."""
+def start(storage: Storage, warnings: list[str], seed: int | None = None) -> None:
+    """Load the log (a damaged one is backed up: the warnings say where) and draw it; checks
+    drawn from the page's `seed` are logged with it."""
+    state["seed"] = seed
     state["log"] = RollLog(storage)
     web.page["log-filter"].innerHTML = log_view.filter_options_html()
     warnings = [*warnings, *state["log"].warnings]
     say(" ".join(warnings), problem=bool(warnings))
     render()
+
+
+def refresh() -> None:
+    """Another tab changed the log: take its entries in and redraw the list."""
+    if log().refresh():
+        render()
 
 
 def say(message: str, problem: bool = False) -> None:
@@ -73,9 +81,9 @@ def record(result: dict, spend: dict | None, shown: dict,
                 return
             entry, warnings = log().record_reveal(secret["id"], result)
         elif earlier is not None:
-            entry, warnings = log().amend_check(earlier["id"], result)
+            entry, warnings = log().amend_check(earlier["id"], result, seed=state["seed"])
         else:
-            entry, warnings = log().record_check(result)
+            entry, warnings = log().record_check(result, seed=state["seed"])
         shown.update(entry=entry, time=entry["time"])
         if spend is not None:
             warnings += log().record_spend(spend, entry["id"])[1]

@@ -34,10 +34,28 @@ def resolve(request: dict, rng: random.Random | None = None) -> dict:
 
 
 def odds(request: dict) -> dict:
-    """The exact chance of every outcome of `request`, as fraction strings that sum to 1."""
+    """The exact chance of every outcome of `request`, as fraction strings that sum to 1.
+
+    The odds never use a forced draw, but a request carrying one is refused as `resolve` would
+    refuse it (pool `dice: [0, 3]`): one request, one verdict, wherever it is sent.
+    """
     request, system = _system(request)
+    if _carries_draw(request):
+        system.resolve(request, Draw(random.Random(0)))  # only to check the draw
     answer = system.odds(request)
     return {key: _as_strings(value) for key, value in answer.items()}
+
+
+DRAW_KEYS = ("cards", "dice", "keep")
+
+
+def _carries_draw(request: dict) -> bool:
+    """Whether the request, or a side in it (initiator, secondaries.0 ...), holds a draw."""
+    sides = [request]
+    for value in request.values():
+        sides += value if isinstance(value, list) else [value]
+    return any(isinstance(side, dict) and any(key in side for key in DRAW_KEYS)
+               for side in sides)
 
 
 def _as_strings(value):

@@ -1,0 +1,258 @@
+"""Boot: wire the page's events to the rules engine, then mark <html data-ready="true">.
+
+Data flows one way — form → request → skillcheck → result → HTML — except the player's choice of
+another card, which is the last result's own request with `keep` added (check.py holds the
+result side; table.py the roll log; roster_view.py the saved characters). Every handler is
+guarded: InvalidRequest is shown beside its field, anything else as a plain sentence (details go
+to the console), so no traceback ever reaches the page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import traceback
+
+import skillcheck
+from pyscript import document, web, when, window
+from pyscript.ffi import is_none
+from skillcheck import InvalidRequest
+
+from app import browser, check, forms, links, page, report, roster_view, table
+from app.characters import CHARACTERS_KEY
+from app.history import LOG_KEY
+from app.ui import SOMETHING_WRONG, explain_invalid, guarded, trouble
+
+ODDS_DELAY = 0.12  # seconds of quiet typing before the odds are worked out again
+
+SKILLS = {skill["name"]: skill for skill in skillcheck.SYSTEMS.get("flip", {}).get("skills", [])}
+state = {"odds_task": None}
+
+
+def request_now() -> dict:
+    system, mode = page.shown()
+    return forms.request_from(system, mode, page.controls(page.active_form()))
+
+
+# ---------------------------------------------------------------------------------------------
+# odds, worked out again shortly after the form changes
+# ---------------------------------------------------------------------------------------------
+
+def show_odds() -> None:
+    form = page.active_form()
+    page.clear_errors(form)
+    trouble("")
+    system, _ = page.shown()
+    try:
+        request = request_now()
+        roster_view.check_spend(request)
+        odds = skillcheck.odds(request)
+    except InvalidRequest as error:
+        web.page["odds"].innerHTML = report.problem_html(explain_invalid(form, error))
+        return
+    web.page["odds"].innerHTML = report.odds_html(odds, skillcheck.SYSTEMS[system])
+
+
+async def _odds_soon() -> None:
+    await asyncio.sleep(ODDS_DELAY)
+    try:
+        show_odds()
+    except Exception:
+        window.console.error(traceback.format_exc())
+        web.page["odds"].innerHTML = report.problem_html(SOMETHING_WRONG)
+
+
+def odds_soon() -> None:
+    if state["odds_task"] is not None:
+        state["odds_task"].cancel()
+    state["odds_task"] = asyncio.ensure_future(_odds_soon())
+
+
+# ---------------------------------------------------------------------------------------------
+# flip or roll
+# ---------------------------------------------------------------------------------------------
+
+@when("submit", "#check")
+@guarded
+def on_submit(event) -> None:
+    event.preventDefault()
+    if document.documentElement.dataset.ready == "true":
+        check.perform(request_now(), animate=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# the form
+# ---------------------------------------------------------------------------------------------
+
+def show_system() -> None:
+    """After the pickers change: the button's word, the link, a clean result, fresh odds."""
+    system, mode = page.shown()
+    description = skillcheck.SYSTEMS.get(system, {})
+    web.page["roll"].textContent = description.get("button") or "Roll"
+    window.history.replaceState(None, "", forms.fragment(system, mode))
+    check.clear(description.get("button") or "Roll")
+    page.sync(page.active_form())
+    roster_view.render()
+    show_odds()
+
+
+@when("change", "#check")
+@guarded
+def on_change(event) -> None:
+    target = event.target
+    if not is_none(target.closest(".who")):
+        return  # the character bar has handlers of its own
+    if target.name in ("system", "mode"):
+        show_system()
+        return
+    if target.hasAttribute("data-skill-picker"):
+        page.apply_skill(target, SKILLS)
+    page.sync(page.active_form())
+    odds_soon()
+
+
+@when("input", "#check")
+@guarded
+def on_input(event) -> None:
+    if event.target.name not in ("system", "mode"):
+        odds_soon()
+
+
+@when("click", "#check")
+@guarded
+def on_form_button(event) -> None:
+    button = event.target.closest("button")
+    if is_none(button):
+        return
+    if button.hasAttribute("data-step"):
+        page.step(button)
+    elif button.hasAttribute("data-add-item"):
+        page.repeat_add(button.getAttribute("data-add-item"))
+        for picker in page.active_form().find("[data-skill-picker]"):
+            page.apply_skill(picker._dom_element, SKILLS)
+    elif button.hasAttribute("data-remove-item"):
+        page.repeat_remove(button)
+    else:
+        return
+    page.sync(page.active_form())
+    odds_soon()
+
+
+def open_link(fresh: bool) -> None:
+    """Show the system and mode the address names (#system=flip&mode=opposed); `fresh` also puts
+    every form back as the page first drew it, as for a newly opened link."""
+    if fresh:
+        web.page["check"].reset()
+        for group in web.page.find("#check [data-repeat]"):
+            page.reset_repeat(group.getAttribute("data-repeat"))
+        for picker in web.page.find("[data-skill-picker]"):
+            page.apply_skill(picker._dom_element, SKILLS)
+    fragment = str(window.location.hash)
+    if links.is_replay(fragment):
+        open_replay(fragment)
+        return
+    wanted = forms.route(fragment)
+    if wanted and not page.choose(wanted.get("system"), wanted.get("mode")):
+        page.choose("flip", "unopposed")
+    show_system()
+
+
+def open_replay(fragment: str) -> None:
+    """A replay link: its system's form, and its roll shown again; the link stays in the
+    address, so reloading shows it again."""
+    try:
+        request = links.read_link(fragment)["request"]
+        page.choose(request.get("system"), request.get("mode"))
+    except links.LinkError:
+        pass  # check.open_replay says what is wrong with it
+    show_system()
+    if check.open_replay(fragment):
+        window.history.replaceState(None, "", fragment)
+
+
+def fill_form(mode: str | None, values: dict) -> None:
+    """A saved character's pick: its mode shown if it needs another, then its values, with the
+    chosen skill's own aspect hint and specializations; the sheet's ticks win over the skill's."""
+    system, shown_mode = page.shown()
+    if mode and mode != shown_mode and page.choose(system, mode):
+        show_system()
+    form = page.active_form()
+    page.clear_errors(form)
+    page.set_values(form, values)
+    for picker in form.find("[data-skill-picker]"):
+        if picker.name in values:
+            page.apply_skill(picker._dom_element, SKILLS)
+    page.set_values(form, values)
+    page.sync(form)
+    odds_soon()
+
+
+@when("hashchange", window)
+@guarded
+def on_hashchange(event) -> None:
+    open_link(fresh=True)
+
+
+@when("storage", window)
+@guarded
+def on_storage(event) -> None:
+    """Another tab saved: take in its log entries and characters (a null key: all cleared)."""
+    key = event.key
+    if is_none(key) or key == LOG_KEY:
+        table.refresh()
+    if is_none(key) or key == CHARACTERS_KEY:
+        roster_view.refresh()
+
+
+@when("pagehide", window)
+@guarded
+def on_pagehide(event) -> None:
+    browser.run_pending()  # what a roll has not yet written down, before the page goes
+
+
+def boot() -> None:
+    """Each optional step on its own: whatever a link, a file or storage holds, a step that fails
+    is said on the page (details in the console) and the page still becomes ready to roll."""
+    seed = forms.seed_from(window.location.search)
+    storage, warnings = browser.local_storage()
+    failed = [name for name, step in (
+        ("the roll log", lambda: table.start(storage, warnings, seed)),
+        ("the characters", lambda: roster_view.start(storage, fill_form)),
+        ("the last roll", lambda: check.start(random.Random(seed) if seed is not None else None,
+                                              table.log() and table.log().last_check())),
+        ("the skill lists", lambda: page.fill_skills(list(SKILLS.values()))),
+        ("the link", _open_address),
+    ) if not _step(step)]
+    if seed is not None:
+        web.page["seeded"].textContent = forms.seeded_text(seed)
+        web.page["seeded"].hidden = False
+    if failed:
+        trouble(f"Part of the page could not start ({', '.join(failed)}); the details are in "
+                "the console. You can still roll.")
+    web.page["roll"].disabled = False
+    document.documentElement.dataset.ready = "true"
+
+
+def _open_address() -> None:
+    """The address's form and link, keeping whatever the player typed while Python was loading;
+    one that cannot be opened leaves the first form shown, and still counts as failed."""
+    if not _step(lambda: open_link(fresh=False)):
+        page.choose("flip", "unopposed")
+        show_system()
+        raise RuntimeError("the address could not be opened")
+
+
+def _step(step) -> bool:
+    try:
+        step()
+    except Exception:
+        window.console.error(traceback.format_exc())
+        return False
+    return True
+
+
+try:
+    boot()
+except Exception:
+    window.console.error(traceback.format_exc())
+    trouble(SOMETHING_WRONG)

@@ -1,0 +1,140 @@
+// Boots Pyodide from the build's memory snapshot when it fits, else boots it the normal way.
+//
+// PyScript's `interpreter` option points here instead of at pyodide.mjs. A snapshot skips the
+// interpreter's start-up and the app's imports (about half of a cold boot, two thirds of a warm
+// one). It is only used when it is certainly right: stack switching in this browser (snapshots
+// need it for run_sync), made by this very runtime version, its SHA-256 matches the one the
+// build wrote beside it, and the last start from it in this browser did not stop short (below).
+// Anything else boots normally, with one console note saying why.
+import { loadPyodide as loadRuntime, version } from "../vendor/pyodide/pyodide.mjs";
+
+export { version };
+
+// PyScript passes this module's own folder as indexURL; the runtime's files live elsewhere.
+const RUNTIME = new URL("../vendor/pyodide/", import.meta.url).href;
+const MANIFEST = new URL("../snapshot/snapshot.json", import.meta.url);
+
+// A start from the snapshot is marked in localStorage until the page is ready, or is left.
+// A mark still there at the next start means the last one stopped short: in Chromium that is
+// the tab crashing (in sessions where its sampling heap profiler is on, 13 of 30 starts from the
+// snapshot died here, 0 of 30 normal ones), so for a day this browser starts the normal way.
+const UNFINISHED = "skillcheck.snapshot-start";
+const NORMAL_FOR_MS = 24 * 60 * 60 * 1000;
+
+// A snapshot froze random's state: reseed it (with no argument, from os.urandom). Its path
+// finders list the build's file system, and a restore adds a second "" to sys.path: make both
+// match a normal boot. (Not importlib.invalidate_caches(): it imports importlib.metadata.)
+const AFTER_RESTORE = `
+import random, sys
+random.seed()
+sys.path_importer_cache.clear()
+if sys.path[:2] == ["", ""]:
+    del sys.path[0]
+`;
+
+export async function loadPyodide(options = {}) {
+  const settings = { ...options, indexURL: RUNTIME };
+  let reason;
+  let marked = false;
+  try {
+    if (stoppedShortLately()) throw new Error("the last start from it stopped short");
+    const entry = await usableSnapshot();
+    const snapshot = fetchSnapshot(entry);
+    snapshot.catch(() => {}); // handled below once loadRuntime awaits it; no unhandled rejection
+    marked = markStart();
+    const pyodide = await loadRuntime({ ...settings, _loadSnapshot: snapshot });
+    pyodide.runPython(AFTER_RESTORE);
+    markBoot("snapshot");
+    return pyodide;
+  } catch (error) {
+    reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    if (marked) stored(UNFINISHED, null); // not starting from it after all
+  }
+  console.info(`Skill Check: starting without the snapshot (${reason}).`);
+  markBoot("normal");
+  return loadRuntime(settings);
+}
+
+// The snapshot's manifest, once the browser and the runtime version are known to fit it.
+async function usableSnapshot() {
+  if (!("Suspending" in WebAssembly)) throw new Error("no WebAssembly stack switching");
+  if (!globalThis.crypto?.subtle) throw new Error("no crypto.subtle to verify it");
+  const response = await fetch(MANIFEST);
+  if (!response.ok) throw new Error(`snapshot.json: HTTP ${response.status}`);
+  const entry = await response.json();
+  if (entry.pyodide !== version) {
+    throw new Error(`made by Pyodide ${entry.pyodide}, this is ${version}`);
+  }
+  return entry;
+}
+
+// Download the gzipped snapshot, unpacking it as it arrives, and verify it: any failure rejects,
+// and the boot falls back.
+async function fetchSnapshot(entry) {
+  const response = await fetch(new URL(entry.file, MANIFEST));
+  if (!response.ok) throw new Error(`${entry.file}: HTTP ${response.status}`);
+  const [packed, unpacked] = response.body.tee();
+  const [digest, bytes] = await Promise.allSettled([sha256(packed), inflate(unpacked, entry)]);
+  if (digest.value !== entry.sha256) throw new Error(`${entry.file}: checksum mismatch`);
+  if (bytes.status === "rejected") throw bytes.reason;
+  return bytes.value;
+}
+
+async function sha256(stream) {
+  const data = await new Response(stream).arrayBuffer();
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+// Straight into one buffer of the size the manifest gives: no growing, no final copy.
+async function inflate(stream, entry) {
+  const bytes = new Uint8Array(entry.raw_bytes);
+  let length = 0;
+  for await (const chunk of stream.pipeThrough(new DecompressionStream("gzip"))) {
+    if (length + chunk.length > bytes.length) break;
+    bytes.set(chunk, length);
+    length += chunk.length;
+  }
+  if (length !== bytes.length) throw new Error(`${entry.file}: not ${bytes.length} bytes unpacked`);
+  return bytes;
+}
+
+// A mark from the future (the clock was set back) is as stale as one over a day old.
+function stoppedShortLately() {
+  const age = Date.now() - Number(stored(UNFINISHED));
+  return age >= 0 && age < NORMAL_FOR_MS;
+}
+
+// Mark this start until <html data-ready="true"> or the page is left (a crash does neither).
+function markStart() {
+  if (!stored(UNFINISHED, String(Date.now()))) return false;
+  const root = document.documentElement;
+  const finished = () => {
+    observer.disconnect();
+    removeEventListener("pagehide", finished);
+    stored(UNFINISHED, null);
+  };
+  const observer = new MutationObserver(() => root.dataset.ready === "true" && finished());
+  observer.observe(root, { attributes: true, attributeFilter: ["data-ready"] });
+  addEventListener("pagehide", finished);
+  return true;
+}
+
+// stored(key): its value or null; stored(key, value): set it (null: remove it), true if done.
+// A browser that refuses storage gets null and false: no mark, and the snapshot as usual.
+function stored(key, ...value) {
+  try {
+    if (!value.length) return localStorage.getItem(key);
+    if (value[0] === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value[0]);
+    return true;
+  } catch {
+    return value.length ? false : null;
+  }
+}
+
+// Which path booted, for tests and for anyone curious: <html data-boot="snapshot|normal">.
+function markBoot(path) {
+  const root = globalThis.document?.documentElement;
+  if (root) root.dataset.boot = path;
+}
