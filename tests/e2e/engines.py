@@ -1,6 +1,6 @@
 """One small API over the three engines players hold: WebKitGTK, Firefox ESR and Chromium.
 
-    engine = launch("webkit")          # or "firefox"; Chromium comes from a Playwright page
+    engine = launch("webkit")          # or "firefox"; Chromium(page) wraps a Playwright page
     engine.goto(url)
     engine.call("(a, b) => a + b", 1, 2)              # a JS function, JSON-able or Element args
     engine.wait("() => document.title === 'x'")       # polls until truthy, returns the value
@@ -35,6 +35,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -95,38 +96,46 @@ class Trap:
         self.socket.close()
 
 
-class Engine:
+class Engine(ABC):
     """What every engine offers; the subclasses speak their protocol."""
 
     name = ""
 
+    @abstractmethod
     def goto(self, url: str) -> None:
-        raise NotImplementedError
+        """Load `url` in the page and wait for its load event."""
 
+    @abstractmethod
     def reload(self) -> None:
-        self.goto(self.call("() => location.href"))
+        """Reload the page, as the browser's reload button does."""
 
+    @abstractmethod
     def call(self, function: str, *args):
-        raise NotImplementedError
+        """Run the JS `function` on `args` in the page; its (awaited) value as Python."""
 
+    @abstractmethod
     def find(self, function: str, *args) -> Element:
-        raise NotImplementedError
+        """The element `function` returns; AssertionError if it returns none."""
 
+    @abstractmethod
     def click(self, element: Element) -> None:
-        raise NotImplementedError
+        """Click `element` with the engine's own pointer."""
 
+    @abstractmethod
     def type(self, element: Element, text: str) -> None:
         """Replace the box's text by typing `text`, key by key."""
-        raise NotImplementedError
 
+    @abstractmethod
     def screenshot(self) -> bytes:
-        raise NotImplementedError
+        """The visible page as PNG bytes."""
 
+    @abstractmethod
     def outside(self) -> list[str]:
-        raise NotImplementedError
+        """Every URL beyond this machine the page asked for since the engine started."""
 
+    @abstractmethod
     def close(self) -> None:
-        raise NotImplementedError
+        """Stop the engine and everything started for it."""
 
     def wait(self, function: str, *args, timeout: float = 30, message: str = ""):
         """Call `function` until it returns something truthy; that value, or AssertionError."""
@@ -210,6 +219,9 @@ class WebKit(Engine):
 
     def goto(self, url: str) -> None:
         self._command("POST", "/url", {"url": url})
+
+    def reload(self) -> None:
+        self._command("POST", "/refresh", {})
 
     def call(self, function: str, *args):
         args = [{ELEMENT_KEY: a.ref} if isinstance(a, Element) else a for a in args]

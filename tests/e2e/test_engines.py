@@ -15,9 +15,11 @@ from collections.abc import Iterator
 
 import pytest
 import skillcheck
-from app import history
+from app import forms, history
 from engines import Chromium, Element, Engine, EngineError, launch
 from test_page import CASES, IDS, expected_images
+
+import build
 
 ENGINES = ("chromium", "firefox", "webkit")
 BOOT_TIMEOUT_S = 240  # WebKit lacks stack switching: a normal boot, 5-70 s on a busy machine
@@ -60,7 +62,6 @@ def press(engine: Engine, name: str, scope: str = "main") -> None:
 
 def open_form(engine: Engine, system: str, mode: str | None) -> str:
     """Open a system by its link, as a GM's bookmark does; the id of its form."""
-    from app import forms
     engine.call("f => { location.hash = '#reset'; location.hash = f; }",
                 forms.fragment(system, mode))
     form_id = f"form-{system}" + (f"-{mode}" if mode else "")
@@ -140,7 +141,11 @@ def app_page(engine: Engine, app_url: str) -> Engine:
 def test_the_page_boots_to_ready(app_page):
     assert app_page.call("() => document.documentElement.dataset.boot") in ("snapshot", "normal")
     assert app_page.call("() => document.getElementById('roll').disabled") is False
-    assert app_page.call("() => innerWidth") <= 480  # phone-sized (MiniBrowser goes down to 447)
+    width = app_page.call("() => innerWidth")
+    assert width <= 480  # phone-sized (MiniBrowser goes down to 447)
+    assert app_page.call("() => document.documentElement.scrollWidth") <= width  # no side-scroll
+    shot_width, _ = build.png_size(app_page.screenshot())
+    assert shot_width >= width  # device pixels: 2 per CSS px in Firefox
 
 
 @pytest.mark.parametrize(("system", "mode", "controls", "request_"), CASES, ids=IDS)
@@ -166,10 +171,13 @@ def test_a_roll_shows_the_engines_result_for_the_cards_or_dice_drawn(app_page, s
 def test_a_bad_box_is_named_beside_it(app_page):
     form_id = open_form(app_page, "flip", "unopposed")
     rank = fill(app_page, form_id, None, "Rank", 60)
-    message = app_page.wait(js("el", """el.getAttribute("aria-invalid") === "true" &&
-        document.getElementById(el.getAttribute("aria-describedby").split(" ")[0]).innerText"""),
-        rank, message="the error beside Rank")
-    assert message == "Must be a whole number from 0 to 52"
+    beside = js("el", """el.getAttribute("aria-invalid") === "true" &&
+        document.getElementById(el.getAttribute("aria-describedby").split(" ")[0]).innerText""")
+    expected = "Must be a whole number from 0 to 52"
+    try:  # while the keys go in, the empty box says "Is needed" for a moment
+        app_page.wait(f"(el, want) => ({beside})(el) === want", rank, expected)
+    except AssertionError:
+        raise AssertionError(f"beside Rank: {app_page.call(beside, rank)!r}") from None
     fill(app_page, form_id, None, "Rank", 2)
     app_page.wait("el => el.getAttribute('aria-invalid') !== 'true'", rank)
 
