@@ -91,7 +91,11 @@ def roll(engine: Engine) -> dict:
     """Press the main button; the log entry the page wrote for it."""
     before = len(engine.call(LOG))
     engine.click(engine.find("() => document.getElementById('roll')"))
-    engine.wait(f"n => ({LOG})().length > n", before, message="the roll in the log")
+    try:
+        engine.wait(f"n => ({LOG})().length > n", before, timeout=60)
+    except AssertionError:
+        raise AssertionError(f"{engine.name}: no roll in the log; the page shows " + repr(
+            engine.call("() => document.querySelector('main').innerText.slice(0, 1500)"))) from None
     return engine.call(LOG)[-1]
 
 
