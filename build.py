@@ -452,6 +452,31 @@ def chromium_launch_args(chromium: str, log: Path | None = None) -> dict:
     return {"executable_path": str(CHROMIUM_LAUNCHER), "args": CHROMIUM_ARGS, "env": env}
 
 
+# The other engines of the cross-engine set (tests/e2e/test_engines.py): WebKitGTK's MiniBrowser
+# driven by WebKitWebDriver under Xvfb, and Firefox ESR over the WebDriver BiDi it speaks itself.
+# program: (environment variable that overrides, Debian's paths, the Debian package that brings it)
+ENGINE_PROGRAMS = {
+    "webkit_driver": ("WEBKIT_DRIVER", ("/usr/bin/WebKitWebDriver",), "webkit2gtk-driver"),
+    "minibrowser": ("MINIBROWSER", tuple(f"/usr/lib/{arch}/webkit2gtk-4.1/MiniBrowser" for arch in (
+        "x86_64-linux-gnu", "aarch64-linux-gnu")), "webkit2gtk-driver"),
+    "xvfb": ("XVFB", ("/usr/bin/Xvfb",), "xvfb"),
+    "firefox": ("FIREFOX_PATH", ("/usr/bin/firefox-esr", "/usr/bin/firefox"), "firefox-esr"),
+}
+
+
+def find_engines() -> tuple[dict[str, str], list[str]]:
+    """({program: path} found, [Debian packages to install for the ones missing])."""
+    found, missing = {}, []
+    for program, (variable, paths, package) in ENGINE_PROGRAMS.items():
+        path = next((p for p in (os.environ.get(variable), *paths) if p and os.access(p, os.X_OK)),
+                    None)
+        if path:
+            found[program] = path
+        elif package not in missing:
+            missing.append(package)
+    return found, missing
+
+
 def ensure_venv(src: Path = ROOT) -> str:
     """.venv with requirements-test.txt installed (again only when that file changes)."""
     venv = src / ".venv"
@@ -475,8 +500,15 @@ def test(pytest_args: list[str]) -> int:
     if chromium is None:
         raise BuildError("no Chromium found: install it with `apt-get install chromium` "
                          "(or set CHROMIUM_PATH); browser tests are never skipped")
-    env = {**os.environ, "CHROMIUM_PATH": chromium, "SKILLCHECK_DIST": str(DIST)}
+    engines, missing = find_engines()
+    if missing:
+        raise BuildError(f"the cross-engine tests need `apt-get install {' '.join(missing)}` "
+                         "(or set " + ", ".join(v for v, _, p in ENGINE_PROGRAMS.values()
+                                                if p in missing) + "); they are never skipped")
+    env = {**os.environ, "CHROMIUM_PATH": chromium, "SKILLCHECK_DIST": str(DIST),
+           **{ENGINE_PROGRAMS[program][0]: path for program, path in engines.items()}}
     print(f"Chromium: {chromium}", flush=True)
+    print("Engines: " + ", ".join(engines.values()), flush=True)
     code = subprocess.run([python, "-m", "pytest", *pytest_args], cwd=ROOT, env=env).returncode
     if code == 5:
         print("build.py test: pytest collected no tests: that is a failure", file=sys.stderr)

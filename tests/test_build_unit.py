@@ -278,6 +278,28 @@ def test_no_chromium_anywhere_is_reported_as_none(tmp_path, monkeypatch):
     assert build.find_chromium(python="/bin/false") is None  # nor a Playwright to ask
 
 
+def test_an_engine_from_the_environment_comes_first(tmp_path, monkeypatch):
+    firefox = write(tmp_path / "my-firefox", "#!/bin/sh\n")
+    firefox.chmod(0o755)
+    monkeypatch.setenv("FIREFOX_PATH", str(firefox))
+    assert build.find_engines()[0]["firefox"] == str(firefox)
+
+
+def test_a_missing_engine_stops_the_test_run_with_the_line_that_installs_it(tmp_path, monkeypatch):
+    for variable, _, _ in build.ENGINE_PROGRAMS.values():
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setitem(build.ENGINE_PROGRAMS, "xvfb",
+                        ("XVFB", (str(tmp_path / "no-xvfb"),), "xvfb"))
+    for step in ("ensure_venv", "vendor", "build"):
+        monkeypatch.setattr(build, step, lambda *args, **kwargs: "python3")
+    monkeypatch.setattr(build, "find_chromium", lambda python: "/bin/true")
+    ran = []
+    monkeypatch.setattr(build.subprocess, "run", lambda *args, **kwargs: ran.append(args))
+    with pytest.raises(build.BuildError, match=r"`apt-get install xvfb` \(or set XVFB\)"):
+        build.test([])
+    assert ran == []  # no pytest run that would skip the engine
+
+
 def launched(tmp_path, args: list[str], log: Path | None = None) -> subprocess.CompletedProcess:
     """Run tools/chromium/launch with a stand-in Chromium that prints its arguments, one a line."""
     echo = write(tmp_path / "chromium", "#!/bin/sh\nprintf '%s\\n' \"$@\"\necho to-stderr >&2\n")

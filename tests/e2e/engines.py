@@ -1,0 +1,481 @@
+"""One small API over the three engines players hold: WebKitGTK, Firefox ESR and Chromium.
+
+    engine = launch("webkit")          # or "firefox"; Chromium(page) wraps a Playwright page
+    engine.goto(url)
+    engine.call("(a, b) => a + b", 1, 2)              # a JS function, JSON-able or Element args
+    engine.wait("() => document.title === 'x'")       # polls until truthy, returns the value
+    button = engine.find("() => document.querySelector('#roll')")
+    engine.click(button); engine.type(box, "12"); engine.screenshot()  # PNG bytes
+    engine.outside()                   # every URL the page asked for beyond this machine
+    engine.close()
+
+WebKit: Debian's WebKitWebDriver (classic W3C WebDriver, spoken here over urllib) starts
+MiniBrowser --automation on an Xvfb display this module starts. Firefox: started with
+--remote-debugging-port, driven over the WebDriver BiDi it speaks itself (websocket-client; no
+geckodriver). Clicks and typing are the engines' own input events, not JS.
+
+Nothing may leave this machine: both engines send every host but 127.0.0.1 and localhost to a
+trap proxy here that answers 403 and records the request; WebKit's outside() is what the trap
+saw. Firefox's own background services knock on the trap too, so its outside() is the page's
+requests as BiDi's network events report them. build.find_engines() finds the programs.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import itertools
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import websocket
+from playwright.sync_api import Error as PlaywrightError
+
+import build
+
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost"})
+PHONE = (390, 844)
+START_TIMEOUT_S = 60
+ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"  # W3C WebDriver's element reference
+
+
+class EngineError(Exception):
+    """The engine refused a command or could not be started; the message says which."""
+
+
+@dataclass(frozen=True)
+class Element:
+    """A reference to one element of the current document, as the engine knows it."""
+
+    ref: object
+
+
+def is_outside(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme in ("http", "https", "ws", "wss") and parts.hostname not in LOCAL_HOSTS
+
+
+class Trap:
+    """A proxy on 127.0.0.1 that forwards nothing: it records each request line and answers 403."""
+
+    def __init__(self) -> None:
+        self.requests: list[str] = []
+        self.socket = socket.create_server(("127.0.0.1", 0))
+        self.port = self.socket.getsockname()[1]
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self.socket.accept()
+            except OSError:
+                return
+            with connection:
+                connection.settimeout(5)
+                try:
+                    line = connection.recv(4096).split(b"\r\n", 1)[0].decode("latin-1")
+                    method, target = line.split(" ")[:2]
+                    self.requests.append(f"https://{target}/" if method == "CONNECT" else target)
+                    connection.sendall(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n")
+                except (OSError, ValueError):
+                    pass
+
+    def close(self) -> None:
+        self.socket.close()
+
+
+class Engine(ABC):
+    """What every engine offers; the subclasses speak their protocol."""
+
+    name = ""
+
+    @abstractmethod
+    def goto(self, url: str) -> None:
+        """Load `url` in the page and wait for its load event."""
+
+    @abstractmethod
+    def reload(self) -> None:
+        """Reload the page, as the browser's reload button does."""
+
+    @abstractmethod
+    def call(self, function: str, *args):
+        """Run the JS `function` on `args` in the page; its (awaited) value as Python."""
+
+    @abstractmethod
+    def find(self, function: str, *args) -> Element:
+        """The element `function` returns; AssertionError if it returns none."""
+
+    @abstractmethod
+    def click(self, element: Element) -> None:
+        """Click `element` with the engine's own pointer."""
+
+    @abstractmethod
+    def type(self, element: Element, text: str) -> None:
+        """Replace the box's text by typing `text`, key by key."""
+
+    @abstractmethod
+    def screenshot(self) -> bytes:
+        """The visible page as PNG bytes."""
+
+    @abstractmethod
+    def outside(self) -> list[str]:
+        """Every URL beyond this machine the page asked for since the engine started."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Stop the engine and everything started for it."""
+
+    def wait(self, function: str, *args, timeout: float = 30, message: str = ""):
+        """Call `function` until it returns something truthy; that value, or AssertionError."""
+        deadline = time.monotonic() + timeout
+        while not (value := self.call(function, *args)):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{self.name}: waited {timeout} s for {message or function}")
+            time.sleep(0.1)
+        return value
+
+
+# --- WebKitGTK: MiniBrowser through WebKitWebDriver, on Xvfb ----------------------------------
+
+def start_xvfb(xvfb: str) -> tuple[subprocess.Popen, str]:
+    """An Xvfb on a free display; (process, ":N")."""
+    read, write = os.pipe()
+    process = subprocess.Popen([xvfb, "-displayfd", str(write), "-screen", "0", "1280x1024x24",
+                                "-nolisten", "tcp"], pass_fds=(write,),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        number = pipe.readline().strip()
+    if not number:
+        process.kill()
+        raise EngineError(f"{xvfb} did not start")
+    return process, f":{number}"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class WebKit(Engine):
+    name = "webkit"
+
+    def __init__(self, programs: dict[str, str]) -> None:
+        self.trap = Trap()
+        self.xvfb, display = start_xvfb(programs["xvfb"])
+        port = free_port()
+        self.driver = subprocess.Popen([programs["webkit_driver"], f"--port={port}"],
+                                       env={**os.environ, "DISPLAY": display},
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.base = f"http://127.0.0.1:{port}"
+        proxy = f"127.0.0.1:{self.trap.port}"
+        capabilities = {
+            "browserName": "MiniBrowser",
+            "webkitgtk:browserOptions": {"binary": programs["minibrowser"],
+                                         "args": ["--automation"]},
+            "proxy": {"proxyType": "manual", "httpProxy": proxy, "sslProxy": proxy,
+                      "noProxy": sorted(LOCAL_HOSTS)},
+            "timeouts": {"script": START_TIMEOUT_S * 1000},
+        }
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            try:
+                self.session = self._send("POST", "/session", {
+                    "capabilities": {"alwaysMatch": capabilities}})["sessionId"]
+                break
+            except (urllib.error.URLError, ConnectionError):
+                if time.monotonic() > deadline:
+                    self.close()
+                    raise EngineError("WebKitWebDriver did not answer") from None
+                time.sleep(0.2)
+        self._command("POST", "/window/rect", {"width": PHONE[0], "height": PHONE[1]})
+
+    def _send(self, method: str, path: str, body: dict | None = None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=START_TIMEOUT_S * 2) as response:
+                return json.load(response)["value"]
+        except urllib.error.HTTPError as error:
+            value = json.load(error)["value"]
+            raise EngineError(f"webkit: {value['error']}: {value['message']}") from None
+
+    def _command(self, method: str, path: str, body: dict | None = None):
+        return self._send(method, f"/session/{self.session}{path}", body)
+
+    def goto(self, url: str) -> None:
+        self._command("POST", "/url", {"url": url})
+
+    def reload(self) -> None:
+        self._command("POST", "/refresh", {})
+
+    def call(self, function: str, *args):
+        args = [{ELEMENT_KEY: a.ref} if isinstance(a, Element) else a for a in args]
+        return self._command("POST", "/execute/sync", {
+            "script": f"return ({function}).apply(null, arguments)", "args": args})
+
+    def find(self, function: str, *args) -> Element:
+        found = self.call(function, *args)
+        if not isinstance(found, dict) or ELEMENT_KEY not in found:
+            raise AssertionError(f"webkit: no element from {function} {args}")
+        return Element(found[ELEMENT_KEY])
+
+    def click(self, element: Element) -> None:
+        self._command("POST", f"/element/{element.ref}/click", {})
+
+    def type(self, element: Element, text: str) -> None:
+        self._command("POST", f"/element/{element.ref}/clear", {})
+        if text:
+            self._command("POST", f"/element/{element.ref}/value", {"text": text})
+
+    def screenshot(self) -> bytes:
+        return base64.b64decode(self._command("GET", "/screenshot"))
+
+    def outside(self) -> list[str]:
+        return list(self.trap.requests)
+
+    def close(self) -> None:
+        if getattr(self, "session", None):
+            with contextlib.suppress(EngineError, OSError):
+                self._command("DELETE", "")
+        for process in (self.driver, self.xvfb):
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        self.trap.close()
+
+
+# --- Firefox ESR over WebDriver BiDi ------------------------------------------------------------
+
+FIREFOX_PREFS = {
+    "browser.shell.checkDefaultBrowser": False,
+    "datareporting.policy.dataSubmissionEnabled": False,
+    "toolkit.telemetry.enabled": False,
+    "app.update.enabled": False,
+    "browser.safebrowsing.update.enabled": False,
+    "network.captive-portal-service.enabled": False,
+    "network.connectivity-service.enabled": False,
+    "network.proxy.type": 1,  # manual: every other host goes to the trap
+    "network.proxy.no_proxies_on": ", ".join(sorted(LOCAL_HOSTS)),
+}
+KEYS = {"backspace": "\ue003", "control": "\ue009"}
+
+
+def from_remote(value: dict):
+    """A BiDi RemoteValue as Python; nodes as Element."""
+    kind, inner = value["type"], value.get("value")
+    if kind in ("undefined", "null"):
+        return None
+    if kind == "number" and isinstance(inner, str):
+        return float(inner.replace("Infinity", "inf"))
+    if kind in ("array", "set"):
+        return [from_remote(item) for item in inner]
+    if kind in ("object", "map"):
+        return {key if isinstance(key, str) else from_remote(key): from_remote(item)
+                for key, item in inner}
+    if kind == "node":
+        return Element(value["sharedId"])
+    return inner
+
+
+def to_local(value) -> dict:
+    """A Python value (or Element) as a BiDi LocalValue."""
+    if isinstance(value, Element):
+        return {"sharedId": value.ref}
+    if value is None:
+        return {"type": "null"}
+    if isinstance(value, bool):
+        return {"type": "boolean", "value": value}
+    if isinstance(value, int | float):
+        return {"type": "number", "value": value}
+    if isinstance(value, str):
+        return {"type": "string", "value": value}
+    if isinstance(value, list | tuple):
+        return {"type": "array", "value": [to_local(item) for item in value]}
+    return {"type": "object", "value": [[key, to_local(item)] for key, item in value.items()]}
+
+
+class Firefox(Engine):
+    name = "firefox"
+
+    def __init__(self, programs: dict[str, str]) -> None:
+        self.trap = Trap()
+        self.profile = Path(tempfile.mkdtemp(prefix="skillcheck-firefox-"))
+        prefs = {**FIREFOX_PREFS, "network.proxy.http": "127.0.0.1",
+                 "network.proxy.http_port": self.trap.port, "network.proxy.ssl": "127.0.0.1",
+                 "network.proxy.ssl_port": self.trap.port}
+        (self.profile / "user.js").write_text("".join(
+            f"user_pref({json.dumps(k)}, {json.dumps(v)});\n" for k, v in prefs.items()))
+        port = free_port()
+        self.process = subprocess.Popen(
+            [programs["firefox"], "--headless", "--no-remote", "--profile", str(self.profile),
+             f"--remote-debugging-port={port}", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.ids = itertools.count(1)
+        self.requests: list[str] = []
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            try:
+                self.socket = websocket.create_connection(
+                    f"ws://127.0.0.1:{port}/session", timeout=START_TIMEOUT_S * 2,
+                    suppress_origin=True)  # the remote agent refuses a web page's Origin
+                break
+            except (OSError, websocket.WebSocketException):
+                if time.monotonic() > deadline:
+                    self.close()
+                    raise EngineError("Firefox's WebDriver BiDi did not answer") from None
+                time.sleep(0.2)
+        self._send("session.new", {"capabilities": {}})
+        self._send("session.subscribe", {"events": ["network.beforeRequestSent"]})
+        self.context = self._send("browsingContext.getTree", {})["contexts"][0]["context"]
+        self._send("browsingContext.setViewport", {
+            "context": self.context, "viewport": {"width": PHONE[0], "height": PHONE[1]},
+            "devicePixelRatio": 2})
+
+    def _send(self, method: str, params: dict):
+        number = next(self.ids)
+        self.socket.send(json.dumps({"id": number, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.socket.recv())
+            if message.get("method") == "network.beforeRequestSent":
+                url = message["params"]["request"]["url"]
+                if is_outside(url):
+                    self.requests.append(url)
+            elif message.get("id") == number:
+                if message["type"] == "error":
+                    raise EngineError(f"firefox: {message['error']}: {message['message']}")
+                return message["result"]
+
+    def goto(self, url: str) -> None:
+        self._send("browsingContext.navigate",
+                   {"context": self.context, "url": url, "wait": "complete"})
+
+    def reload(self) -> None:
+        self._send("browsingContext.reload", {"context": self.context, "wait": "complete"})
+
+    def call(self, function: str, *args):
+        result = self._send("script.callFunction", {
+            "functionDeclaration": function, "arguments": [to_local(a) for a in args],
+            "target": {"context": self.context}, "awaitPromise": True})
+        if result["type"] == "exception":
+            raise EngineError(f"firefox: {result['exceptionDetails']['text']}")
+        return from_remote(result["result"])
+
+    def find(self, function: str, *args) -> Element:
+        found = self.call(function, *args)
+        if not isinstance(found, Element):
+            raise AssertionError(f"firefox: no element from {function} {args}")
+        return found
+
+    def _actions(self, *sources: dict) -> None:
+        self._send("input.performActions", {"context": self.context, "actions": list(sources)})
+
+    def click(self, element: Element) -> None:
+        self.call("el => el.scrollIntoView({block: 'center'})", element)
+        origin = {"type": "element", "element": {"sharedId": element.ref}}
+        self._actions({"type": "pointer", "id": "mouse", "actions": [
+            {"type": "pointerMove", "x": 0, "y": 0, "origin": origin},
+            {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}]})
+
+    def type(self, element: Element, text: str) -> None:
+        self.click(element)
+        keys = [KEYS["control"], "a", "a", KEYS["control"], KEYS["backspace"], KEYS["backspace"]]
+        downs = ["keyDown", "keyDown", "keyUp", "keyUp", "keyDown", "keyUp"]
+        actions = [{"type": kind, "value": key} for kind, key in zip(downs, keys, strict=True)]
+        for char in text:
+            actions += [{"type": "keyDown", "value": char}, {"type": "keyUp", "value": char}]
+        self._actions({"type": "key", "id": "keyboard", "actions": actions})
+
+    def screenshot(self) -> bytes:
+        return base64.b64decode(self._send("browsingContext.captureScreenshot",
+                                           {"context": self.context})["data"])
+
+    def outside(self) -> list[str]:
+        self._send("session.status", {})  # events sent before its answer are read by then
+        return list(self.requests)
+
+    def close(self) -> None:
+        if getattr(self, "socket", None):
+            with contextlib.suppress(EngineError, OSError, websocket.WebSocketException):
+                self._send("browser.close", {})
+            self.socket.close()
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.trap.close()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+# --- Chromium, through the suite's Playwright ---------------------------------------------------
+
+class Chromium(Engine):
+    """A Playwright page of the suite's Chromium (tests/e2e/conftest.py launches it)."""
+
+    name = "chromium"
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.requests: list[str] = []
+        page.context.on("request", lambda r: is_outside(r.url) and self.requests.append(r.url))
+
+    def goto(self, url: str) -> None:
+        try:
+            self.page.goto(url)
+        except PlaywrightError as error:
+            raise EngineError(f"chromium: {error.message}") from None
+
+    def reload(self) -> None:
+        self.page.reload()
+
+    def call(self, function: str, *args):
+        args = [a.ref if isinstance(a, Element) else a for a in args]
+        value = self.page.evaluate_handle(f"args => ({function})(...args)", args)
+        element = value.as_element()
+        return Element(element) if element else value.json_value()
+
+    def find(self, function: str, *args) -> Element:
+        found = self.call(function, *args)
+        if not isinstance(found, Element):
+            raise AssertionError(f"chromium: no element from {function} {args}")
+        return found
+
+    def click(self, element: Element) -> None:
+        element.ref.click()
+
+    def type(self, element: Element, text: str) -> None:
+        element.ref.fill("")
+        element.ref.type(text)
+
+    def screenshot(self) -> bytes:
+        return self.page.screenshot()
+
+    def outside(self) -> list[str]:
+        return list(self.requests)
+
+    def close(self) -> None:
+        self.page.close()
+
+
+def launch(name: str) -> Engine:
+    """Start WebKit or Firefox as build.find_engines() finds them; EngineError if one is missing."""
+    programs, missing = build.find_engines()
+    if missing:
+        raise EngineError(f"missing: `apt-get install {' '.join(missing)}`")
+    return {"webkit": WebKit, "firefox": Firefox}[name](programs)

@@ -1,0 +1,238 @@
+"""The cross-engine set: what a player needs, in WebKitGTK (every iPhone's engine family), Firefox
+ESR and Chromium, each on one phone-sized page shared by the tests of its engine.
+
+Boot to ready, one roll per system and every flip mode with the pieces shown checked against the
+engine (the rules run here under CPython on the request and draw the page logged), an error
+beside its box, the log across a reload, a replay link opened, offline reload and roll, and not
+one request beyond 127.0.0.1. The engines are driven through tests/e2e/engines.py: their own
+clicks and key presses on controls found by their labels and roles (selects are set from JS).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import pytest
+import skillcheck
+from app import forms, history
+from engines import Chromium, Element, Engine, EngineError, launch
+from test_page import CASES, IDS, expected_images
+
+import build
+
+ENGINES = ("chromium", "firefox", "webkit")
+BOOT_TIMEOUT_S = 240  # WebKit lacks stack switching: a normal boot, 5-70 s on a busy machine
+READY = "() => document.documentElement.dataset.ready === 'true'"
+LOG = "() => JSON.parse(localStorage.getItem('skillcheck.log') || '{\"entries\": []}').entries"
+DRAWN_BY_HAND = ("My cards", "My dice")
+
+# Finding controls as a person does: by the text of their label, group legend or button.
+LOOKUP = r"""
+const visible = el => el.getClientRects().length > 0;
+const text = el => { const copy = el.cloneNode(true);
+  copy.querySelectorAll("input, select, textarea").forEach(n => n.remove());
+  return copy.textContent.replace(/\s+/g, " ").trim(); };
+const startsWord = (name, label) => name.startsWith(label) && !/\w/.test(name.charAt(label.length));
+const scopeOf = (formId, group) => { const form = document.getElementById(formId);
+  return group ? [...form.querySelectorAll("fieldset")].find(f =>
+    f.querySelector("legend") && text(f.querySelector("legend")) === group) : form; };
+const control = (scope, label) => [...scope.querySelectorAll("input, select, textarea")].find(
+  el => [...(el.labels || [])].some(l => startsWord(text(l), label))
+        || startsWord(el.getAttribute("aria-label") || "", label));
+const button = (scope, name) => [...scope.querySelectorAll("button, summary")].find(
+  b => visible(b) && (b.getAttribute("aria-label") || text(b)) === name);
+"""
+
+
+def js(params: str, body: str) -> str:
+    """A JS function of `params` with the lookup helpers in scope, returning `body`."""
+    return f"({params}) => {{ {LOOKUP}\n return {body}; }}"
+
+
+def boot(engine: Engine, url: str) -> None:
+    engine.goto(url)
+    engine.wait(READY, timeout=BOOT_TIMEOUT_S, message=f"{url} to be ready")
+
+
+def press(engine: Engine, name: str, scope: str = "main") -> None:
+    engine.click(engine.find(js("scope, name", "button(document.querySelector(scope), name)"),
+                             scope, name))
+
+
+def open_form(engine: Engine, system: str, mode: str | None) -> str:
+    """Open a system by its link, as a GM's bookmark does; the id of its form."""
+    engine.call("f => { location.hash = '#reset'; location.hash = f; }",
+                forms.fragment(system, mode))
+    form_id = f"form-{system}" + (f"-{mode}" if mode else "")
+    engine.wait(js("id", "visible(document.getElementById(id)) && "
+                         "document.querySelector('#result .placeholder') !== null"), form_id)
+    return form_id
+
+
+def fill(engine: Engine, form_id: str, group: str | None, label: str, value) -> Element:
+    """Set the control labelled `label` (in `group`): typed into boxes, ticked, or chosen."""
+    box = engine.find(js("id, group, label", "control(scopeOf(id, group), label)"),
+                      form_id, group, label)
+    kind = engine.call("el => el.tagName === 'SELECT' ? 'select' : el.type", box)
+    if kind == "checkbox":
+        if engine.call("el => el.checked", box) != value:
+            engine.click(box)
+    elif kind == "select":
+        engine.call("""(el, value) => { el.value = value;
+            el.dispatchEvent(new Event("input", {bubbles: true}));
+            el.dispatchEvent(new Event("change", {bubbles: true})); }""", box, value)
+    else:
+        engine.type(box, str(value))
+    return box
+
+
+def roll(engine: Engine) -> dict:
+    """Press the main button; the log entry the page wrote for it."""
+    before = len(engine.call(LOG))
+    engine.click(engine.find("() => document.getElementById('roll')"))
+    try:
+        engine.wait(f"n => ({LOG})().length > n", before, timeout=60)
+    except AssertionError:
+        raise AssertionError(f"{engine.name}: no roll in the log; the page shows " + repr(
+            engine.call("() => document.querySelector('main').innerText.slice(0, 1500)"))) from None
+    return engine.call(LOG)[-1]
+
+
+def shown(engine: Engine) -> dict:
+    return engine.call("""() => ({
+        headline: document.querySelector("#result .headline")?.textContent ?? "",
+        images: [...document.querySelectorAll("#result [role=img]")].map(
+            el => el.getAttribute("aria-label")),
+        explain: [...document.querySelectorAll("#result .explain li")].map(li => li.innerText),
+        replay: document.querySelector("#result")?.textContent.includes("Replay of a roll from"),
+    })""")
+
+
+# --- one page per engine -----------------------------------------------------------------------
+
+@pytest.fixture(scope="module", params=ENGINES)
+def engine(request: pytest.FixtureRequest) -> Iterator[Engine]:
+    if request.param == "chromium":
+        made = Chromium(request.getfixturevalue("session_contexts")().new_page())
+    else:
+        try:
+            made = launch(request.param)
+        except EngineError as error:  # never skipped: the run stops and says how to install
+            pytest.exit(f"{request.param}: {error}", returncode=1)
+    yield made
+    made.close()
+
+
+@pytest.fixture(autouse=True)
+def stays_on_this_machine(engine: Engine) -> Iterator[None]:
+    """Fails the test if the engine asked for anything beyond 127.0.0.1 meanwhile."""
+    engine.checked = len(engine.outside())
+    yield
+    assert engine.outside()[engine.checked:] == [], f"{engine.name}: requests left this machine"
+
+
+@pytest.fixture
+def app_page(engine: Engine, app_url: str) -> Engine:
+    """The engine's shared page, on the app and ready (booted once, again after other servers)."""
+    if not engine.call("url => location.href.startsWith(url)", app_url) or not engine.call(READY):
+        boot(engine, app_url)
+    return engine
+
+
+# --- the set -----------------------------------------------------------------------------------
+
+def test_the_page_boots_to_ready(app_page):
+    assert app_page.call("() => document.documentElement.dataset.boot") in ("snapshot", "normal")
+    assert app_page.call("() => document.getElementById('roll').disabled") is False
+    width = app_page.call("() => innerWidth")
+    assert width <= 480  # phone-sized (MiniBrowser goes down to 447)
+    assert app_page.call("() => document.documentElement.scrollWidth") <= width  # no side-scroll
+    shot_width, _ = build.png_size(app_page.screenshot())
+    assert shot_width >= width  # device pixels: 2 per CSS px in Firefox
+
+
+@pytest.mark.parametrize(("system", "mode", "controls", "request_"), CASES, ids=IDS)
+def test_a_roll_shows_the_engines_result_for_the_cards_or_dice_drawn(app_page, system, mode,
+                                                                     controls, request_):
+    form_id = open_form(app_page, system, mode)
+    if any(group == "Helper 2" for group, _, _ in controls):
+        press(app_page, "Add a helper", f"#{form_id}")
+    for group, label, value in controls:
+        if label not in DRAWN_BY_HAND:  # the page draws: the log says what it drew
+            fill(app_page, form_id, group, label, value)
+    request = roll(app_page)["request"]
+    assert skillcheck.odds(history.strip_draw(request)) == skillcheck.odds(
+        history.strip_draw(request_))  # the form asked for what its boxes say
+    assert history.draw_of(request).keys() == history.draw_of(request_).keys()
+    result = skillcheck.resolve(request)
+    on_page = shown(app_page)
+    assert result["outcome"].lower() in on_page["headline"].lower()
+    assert on_page["images"] == expected_images(result)
+    assert on_page["explain"] == result["explain"]
+
+
+def test_a_bad_box_is_named_beside_it(app_page):
+    form_id = open_form(app_page, "flip", "unopposed")
+    rank = fill(app_page, form_id, None, "Rank", 60)
+    beside = js("el", """el.getAttribute("aria-invalid") === "true" &&
+        document.getElementById(el.getAttribute("aria-describedby").split(" ")[0]).innerText""")
+    expected = "Must be a whole number from 0 to 52"
+    try:  # while the keys go in, the empty box says "Is needed" for a moment
+        app_page.wait(f"(el, want) => ({beside})(el) === want", rank, expected)
+    except AssertionError:
+        raise AssertionError(f"beside Rank: {app_page.call(beside, rank)!r}") from None
+    fill(app_page, form_id, None, "Rank", 2)
+    app_page.wait("el => el.getAttribute('aria-invalid') !== 'true'", rank)
+
+
+def test_the_roll_log_survives_a_reload(app_page):
+    open_form(app_page, "swift", None)
+    roll(app_page)
+    entries = "() => [...document.querySelectorAll('#log-list > li')].map(li => li.innerText)"
+    before = app_page.wait(entries)
+    app_page.reload()
+    app_page.wait(READY, timeout=BOOT_TIMEOUT_S)
+    assert app_page.wait(entries) == before
+
+
+def test_a_replay_link_opens_the_same_roll(app_page, app_url):
+    open_form(app_page, "flip", "unopposed")
+    fill(app_page, "form-flip-unopposed", None, "Rank", 2)
+    roll(app_page)
+    rolled = shown(app_page)
+    press(app_page, "Share")
+    link = app_page.wait(js("", "control(document, 'Replay link')?.value"))
+    assert link.startswith(app_url) and "#r=1." in link
+    app_page.goto("about:blank")
+    boot(app_page, link)
+    replayed = shown(app_page)
+    assert replayed["replay"]
+    assert replayed["images"] == rolled["images"] and len(rolled["images"]) == 2
+    assert replayed["explain"] == rolled["explain"]
+
+
+def test_offline_it_reloads_and_rolls(engine, serve_dist):
+    server = serve_dist()  # its own server, stopped below
+    boot(engine, server.url)
+    engine.wait("() => navigator.serviceWorker.controller !== null", timeout=BOOT_TIMEOUT_S,
+                message="the service worker to control the page")
+    open_form(engine, "passages", None)
+    roll(engine)
+    server.close()
+    engine.reload()
+    engine.wait(READY, timeout=BOOT_TIMEOUT_S, message="ready offline")
+    assert len(engine.call(LOG)) == 1  # the log from before
+    open_form(engine, "passages", None)
+    assert skillcheck.resolve(roll(engine)["request"])["system"] == "passages"
+
+
+def test_a_request_beyond_this_machine_is_seen(engine, outside):
+    """The watch itself: a navigation to another host is refused and recorded."""
+    before, chromium_before = len(engine.outside()), len(outside.urls)
+    with contextlib.suppress(EngineError):  # a refused load may be an error: the record counts
+        engine.goto("http://example.invalid/")
+    seen = engine.outside()[before:]
+    assert any(url.startswith("http://example.invalid/") for url in seen), seen
+    engine.checked = len(engine.outside())  # seen on purpose: not a failure of this test
+    del outside.urls[chromium_before:]  # conftest's watch of Chromium saw it too
