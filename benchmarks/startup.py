@@ -215,7 +215,8 @@ def make_sites(dist: Path | None) -> dict[str, Path]:
             path.with_name(path.name + ".gz").write_bytes(gzip.compress(path.read_bytes(), 9))
     return {"app": app, "bare": bare, "app-nosnap": app_variant(app, "app-nosnap", unsnapshotted),
             "app-files": app_variant(app, "app-files", sources_as_files),
-            "app-preload": app_variant(app, "app-preload", snapshot_preloaded)}
+            "app-preload": app_variant(app, "app-preload", snapshot_preloaded),
+            "app-source": app_variant(app, "app-source", source_only)}
 
 
 def app_variant(app: Path, name: str, edit) -> Path:
@@ -233,7 +234,8 @@ def unsnapshotted(site: Path, config: dict) -> None:
     glue's other modules wire the page's DOM as they are imported: they cannot be timed alone)."""
     config.update(RUNTIME)
     with zipfile.ZipFile(site / build.PY_ARCHIVE) as archive:
-        sources = {name: archive.read(name).decode() for name in archive.namelist()}
+        sources = {name: archive.read(name).decode() for name in archive.namelist()
+                   if name.endswith(".py")}
     names = preload.pure_modules(sources)
     (site / "imports.html").write_text(IMPORTS.format(names=names), encoding="utf-8")
 
@@ -248,6 +250,19 @@ def sources_as_files(site: Path, config: dict) -> None:
             target.write_bytes(archive.read(name))
             config["files"][f"py/{name}"] = name
     (site / build.PY_ARCHIVE).unlink()
+
+
+def source_only(site: Path, config: dict) -> None:
+    """Boot the normal way from the Python sources alone (no bytecode beside them), as the app
+    did before build.py compiled them: every import compiles its module first."""
+    config.update(RUNTIME)
+    archive = site / build.PY_ARCHIVE
+    with zipfile.ZipFile(archive) as packed:
+        sources = [(info, packed.read(info)) for info in packed.infolist()
+                   if info.filename.endswith(".py")]
+    with zipfile.ZipFile(archive, "w", compresslevel=9) as packed:
+        for info, body in sources:
+            packed.writestr(info, body)
 
 
 def snapshot_preloaded(site: Path, config: dict) -> None:
@@ -416,6 +431,7 @@ def run(runs: int, dist: Path | None, experiments: bool, budget: float) -> dict:
             isolated = serve(stack, sites["bare"], Isolated)
             cold_pages |= {
                 "app without snapshot": urls["app-nosnap"],
+                "app, no snapshot or bytecode": urls["app-source"],
                 "app, sources as separate files": urls["app-files"],
                 "app + snapshot preload hint": urls["app-preload"],
                 "bare + snapshot": bare + "snapshot.html",
@@ -540,7 +556,8 @@ def record(text: str, block: str) -> None:
 
 # --- the same cold loads in each engine ---------------------------------------------------------
 
-ENGINE_PAGES = {"bare": "bare", "app without snapshot": "app-nosnap", "app": "app"}
+ENGINE_PAGES = {"bare": "bare", "app without snapshot": "app-nosnap",
+                "app, no snapshot or bytecode": "app-source", "app": "app"}
 
 
 def run_engines(names: list[str], runs: int, dist: Path | None, budget: float) -> dict:
