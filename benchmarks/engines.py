@@ -149,7 +149,7 @@ class Launcher:
         env.pop("WAYLAND_DISPLAY", None)
         return [MINIBROWSER, "--private", url], env
 
-    def load(self, url: str, reports: queue.Queue, timeout: float = 120) -> dict | None:
+    def load(self, url: str, reports: queue.Queue, timeout: float = 300) -> dict | None:
         """The page's timings from one cold start, or None if it sent none within `timeout` s."""
         with tempfile.TemporaryDirectory(prefix=f"engine-{self.engine}-") as profile:
             command, env = self.command(url, Path(profile))
