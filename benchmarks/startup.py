@@ -601,14 +601,14 @@ def report_engines(result: dict) -> str:
     for name in result["engines"]:
         engine = next((m["engine"] for m in samples[f"{name} bare"] if m), "no load finished")
         lines += [f"{name}: {engine}",
-                  f"  {'page':22} {'ready, median (min–max)':>32} {'ratio':>13}   "
+                  f"  {'page':30} {'ready, median (min–max)':>32} {'ratio':>13}   "
                   f"{'first roll':>10}   boot"]
         bare = [m["ready"] for m in samples[f"{name} bare"] if m]
         for page in ENGINE_PAGES:
             done = [m for m in samples[f"{name} {page}"] if m]
             failed = len(samples[f"{name} {page}"]) - len(done)
             if not done:
-                lines.append(f"  {page:22} {'no load finished':>32}")
+                lines.append(f"  {page:30} {'no load finished':>32}")
                 continue
             ready = [m["ready"] for m in done]
             ratio = (f"{statistics.median(ready) / statistics.median(bare):.2f}× bare"
@@ -616,7 +616,7 @@ def report_engines(result: dict) -> str:
             rolls = [m["roll"] for m in done if m["roll"] is not None]
             roll = f"{statistics.median(rolls):7.0f} ms" if rolls else ""
             boots = sorted({m["boot"] or "normal" for m in done})
-            lines.append(f"  {page:22} {spread(ready):>32} {ratio:>13}   {roll:>10}   "
+            lines.append(f"  {page:30} {spread(ready):>32} {ratio:>13}   {roll:>10}   "
                          f"{'/'.join(boots)}" + (f"  ({failed} timed out)" if failed else ""))
         lines.append("")
     return "\n".join(lines).rstrip()
