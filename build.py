@@ -114,8 +114,9 @@ TOP_FILES = ("index.html", "manifest.webmanifest")
 
 
 def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True) -> Path:
-    """Make `out` from `src`: page, static files, Python sources, pyscript.json, the start-up
-    snapshot (unless told not to) and sw.js."""
+    """Make `out` from `src`: page, static files, Python sources, pyscript.json, what the runtime
+    itself makes under Node (the sources' bytecode and the start-up snapshot; unless told not to)
+    and sw.js."""
     for name in (*TOP_FILES, SW_TEMPLATE):
         if not (src / name).is_file():
             raise BuildError(f"{name} is missing from {src}")
@@ -138,6 +139,7 @@ def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True) -> Path:
     config = {"interpreter": INTERPRETER, "files": {PY_ARCHIVE: "./*"}}
     (staging / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
     if snapshot:
+        add_bytecode(staging)
         make_snapshot(staging)
     check_page(staging)
     write_security_policy(staging)
@@ -318,6 +320,36 @@ def make_snapshot(dist: Path) -> bool:
         (SNAPSHOT_CACHE / "key").write_text(key)
     config["interpreter"] = SNAPSHOT_LOADER
     (dist / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
+    return True
+
+
+BYTECODE_TOOL = ROOT / "tools" / "bytecode"
+BYTECODE_INPUTS = ("compile.mjs", "compile.py")
+BYTECODE_CACHE = ROOT / "build" / "bytecode"  # same inputs, same archive (and snapshot key)
+
+
+def add_bytecode(dist: Path) -> bool:
+    """Put each module's bytecode, compiled by the vendored runtime, beside it in the archive: a
+    normal boot then imports the app without compiling it. Without a Node 24+ the build says so
+    and ships the sources alone (the page compiles them as it imports them)."""
+    node = snapshot_node()
+    if node is None:
+        print("build.py: no Node 24+ to compile the Python sources for the runtime: shipping "
+              "them without bytecode", file=sys.stderr)
+        return False
+    archive = dist / PY_ARCHIVE
+    runtime = dist / "static" / "vendor" / "pyodide"
+    key = _digest(node.encode(), archive.read_bytes(),
+                  *(path.read_bytes() for path in sorted(runtime.iterdir())),
+                  *((BYTECODE_TOOL / name).read_bytes() for name in BYTECODE_INPUTS))
+    cached = BYTECODE_CACHE / "sources.zip"
+    if _read(BYTECODE_CACHE / "key") == key and cached.is_file():
+        shutil.copy2(cached, archive)
+        return True
+    _run([node, str(BYTECODE_TOOL / "compile.mjs"), str(runtime), str(archive)])
+    BYTECODE_CACHE.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(archive, cached)
+    (BYTECODE_CACHE / "key").write_text(key)
     return True
 
 

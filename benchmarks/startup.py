@@ -1,6 +1,7 @@
 """Start-up and interaction timings of Skill Check against a bare PyScript page on the same runtime.
 
     python3 benchmarks/startup.py [--runs N] [--budget S] [--dist DIR] [--no-experiments] [--record]
+    python3 benchmarks/startup.py --engines chromium,firefox,webkit [--runs N] [--record]
 
 Builds the app (build.py, with its snapshot) and a bare page (one <script type="py"> that marks
 itself ready) from the same vendored runtime, then measures both in Debian's Chromium, A and B
@@ -23,6 +24,11 @@ the import time of each module the snapshot holds, on a cold interpreter. Prints
 min–max and ratios against the bare page; --record writes them into docs/performance.md. Starts
 no round of loads that would end after --budget seconds (540), so a run stays under 10 minutes
 even on a busy machine (with fewer rounds).
+
+--engines: cold loads of the bare page, the app without its snapshot (the normal boot: every
+iPhone, and any start that falls back) and the app as built, in each engine named, page and engine
+taking turns in every round, timed from inside the page (benchmarks/engines.py): ready, and the
+first roll straight after it; ratios against the bare page in the same engine.
 """
 
 from __future__ import annotations
@@ -48,6 +54,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+import engines  # noqa: E402
 
 import build  # noqa: E402
 from tools.snapshot import preload  # noqa: E402
@@ -207,7 +215,8 @@ def make_sites(dist: Path | None) -> dict[str, Path]:
             path.with_name(path.name + ".gz").write_bytes(gzip.compress(path.read_bytes(), 9))
     return {"app": app, "bare": bare, "app-nosnap": app_variant(app, "app-nosnap", unsnapshotted),
             "app-files": app_variant(app, "app-files", sources_as_files),
-            "app-preload": app_variant(app, "app-preload", snapshot_preloaded)}
+            "app-preload": app_variant(app, "app-preload", snapshot_preloaded),
+            "app-source": app_variant(app, "app-source", source_only)}
 
 
 def app_variant(app: Path, name: str, edit) -> Path:
@@ -225,7 +234,8 @@ def unsnapshotted(site: Path, config: dict) -> None:
     glue's other modules wire the page's DOM as they are imported: they cannot be timed alone)."""
     config.update(RUNTIME)
     with zipfile.ZipFile(site / build.PY_ARCHIVE) as archive:
-        sources = {name: archive.read(name).decode() for name in archive.namelist()}
+        sources = {name: archive.read(name).decode() for name in archive.namelist()
+                   if name.endswith(".py")}
     names = preload.pure_modules(sources)
     (site / "imports.html").write_text(IMPORTS.format(names=names), encoding="utf-8")
 
@@ -240,6 +250,19 @@ def sources_as_files(site: Path, config: dict) -> None:
             target.write_bytes(archive.read(name))
             config["files"][f"py/{name}"] = name
     (site / build.PY_ARCHIVE).unlink()
+
+
+def source_only(site: Path, config: dict) -> None:
+    """Boot the normal way from the Python sources alone (no bytecode beside them), as the app
+    did before build.py compiled them: every import compiles its module first."""
+    config.update(RUNTIME)
+    archive = site / build.PY_ARCHIVE
+    with zipfile.ZipFile(archive) as packed:
+        sources = [(info, packed.read(info)) for info in packed.infolist()
+                   if info.filename.endswith(".py")]
+    with zipfile.ZipFile(archive, "w", compresslevel=9) as packed:
+        for info, body in sources:
+            packed.writestr(info, body)
 
 
 def snapshot_preloaded(site: Path, config: dict) -> None:
@@ -408,6 +431,7 @@ def run(runs: int, dist: Path | None, experiments: bool, budget: float) -> dict:
             isolated = serve(stack, sites["bare"], Isolated)
             cold_pages |= {
                 "app without snapshot": urls["app-nosnap"],
+                "app, no snapshot or bytecode": urls["app-source"],
                 "app, sources as separate files": urls["app-files"],
                 "app + snapshot preload hint": urls["app-preload"],
                 "bare + snapshot": bare + "snapshot.html",
@@ -530,6 +554,74 @@ def record(text: str, block: str) -> None:
     DOC.write_text(f"{head}{begin}\n```\n{text}\n```\n{end}{tail}", encoding="utf-8")
 
 
+# --- the same cold loads in each engine ---------------------------------------------------------
+
+ENGINE_PAGES = {"bare": "bare", "app without snapshot": "app-nosnap",
+                "app, no snapshot or bytecode": "app-source", "app": "app"}
+
+
+def run_engines(names: list[str], runs: int, dist: Path | None, budget: float) -> dict:
+    """Rounds of cold loads while another fits in `budget` s: in each, every engine loads every
+    page, the pages in turn taking each place (no order bias)."""
+    for name in names:
+        if name not in engines.ENGINES or engines.missing(name):
+            raise SystemExit(f"startup.py: {engines.missing(name) or f'no engine {name!r}'}")
+    started, load = time.monotonic(), os.getloadavg()[0]
+    sites = make_sites(dist)
+    samples: dict[str, list] = {}
+    with ExitStack() as stack:
+        served = {}
+        for page, site in ENGINE_PAGES.items():
+            engines.instrument(sites[site])
+            served[page] = engines.serve(stack, sites[site])
+        launchers = {name: engines.Launcher(stack, name) for name in names}
+        rounds, took = 0, 0.0
+        while rounds < runs and time.monotonic() - started + took < budget:
+            rounds += 1
+            print(f"round {rounds}/{runs}", flush=True)
+            round_started = time.monotonic()
+            pages = list(ENGINE_PAGES)
+            for name, launcher in launchers.items():
+                for page in pages[rounds % len(pages):] + pages[:rounds % len(pages)]:
+                    time.sleep(SETTLE)
+                    marks = launcher.load(*served[page])
+                    samples.setdefault(f"{name} {page}", []).append(marks)
+            took = time.monotonic() - round_started
+    return {"engine samples": samples, "runs": rounds, "engines": names,
+            "seconds": round(time.monotonic() - started), "machine": machine(),
+            "load": f"{load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end",
+            "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}
+
+
+def report_engines(result: dict) -> str:
+    samples = result["engine samples"]
+    lines = [f"Skill Check cold start per engine, {result['date']}, {result['runs']} rounds, "
+             f"pages and engines alternating ({result['seconds']} s)", result["machine"],
+             f"load average (1 min): {result['load']}", ""]
+    for name in result["engines"]:
+        engine = next((m["engine"] for m in samples[f"{name} bare"] if m), "no load finished")
+        lines += [f"{name}: {engine}",
+                  f"  {'page':30} {'ready, median (min–max)':>32} {'ratio':>13}   "
+                  f"{'first roll':>10}   boot"]
+        bare = [m["ready"] for m in samples[f"{name} bare"] if m]
+        for page in ENGINE_PAGES:
+            done = [m for m in samples[f"{name} {page}"] if m]
+            failed = len(samples[f"{name} {page}"]) - len(done)
+            if not done:
+                lines.append(f"  {page:30} {'no load finished':>32}")
+                continue
+            ready = [m["ready"] for m in done]
+            ratio = (f"{statistics.median(ready) / statistics.median(bare):.2f}× bare"
+                     if bare and page != "bare" else "")
+            rolls = [m["roll"] for m in done if m["roll"] is not None]
+            roll = f"{statistics.median(rolls):7.0f} ms" if rolls else ""
+            boots = sorted({m["boot"] or "normal" for m in done})
+            lines.append(f"  {page:30} {spread(ready):>32} {ratio:>13}   {roll:>10}   "
+                         f"{'/'.join(boots)}" + (f"  ({failed} timed out)" if failed else ""))
+        lines.append("")
+    return "\n".join(lines).rstrip()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -538,7 +630,18 @@ def main() -> None:
     parser.add_argument("--dist", type=Path, help="measure this build instead of building")
     parser.add_argument("--no-experiments", dest="experiments", action="store_false")
     parser.add_argument("--record", action="store_true", help="write into docs/performance.md")
+    parser.add_argument("--engines", help="cold loads in these engines instead: "
+                        "chromium,firefox,webkit (benchmarks/engines.py)")
     args = parser.parse_args()
+    if args.engines:
+        result = run_engines(args.engines.split(","), args.runs, args.dist, args.budget)
+        OUT.mkdir(parents=True, exist_ok=True)
+        (OUT / "engines.json").write_text(json.dumps(result, indent=1))
+        text = report_engines(result)
+        print(text)
+        if args.record:
+            record(text, "engines")
+        return
     result = run(args.runs, args.dist, args.experiments, args.budget)
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "startup.json").write_text(json.dumps(result, indent=1))

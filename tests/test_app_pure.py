@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
 from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import parse_qs
 
 import pytest
 import skillcheck
 from app import forms, render, report
+from hypothesis import given
+from hypothesis import strategies as st
 from skillcheck.draw import DECK, card_value
 
 from tools.page_macros import expand
@@ -110,6 +115,30 @@ def test_links_name_a_system_and_mode_and_round_trip():
 ])
 def test_the_seed_parameter(query, seed):
     assert forms.seed_from(query) == seed
+
+
+LINK_TEXT = st.text(alphabet=st.sampled_from("&=+%;#?aZ09cfCF é€\n"), max_size=40)
+
+
+@given(LINK_TEXT)
+def test_link_parameters_read_as_parse_qs_reads_them(text):
+    assert forms.parameters(text) == parse_qs(text)
+
+
+@pytest.mark.parametrize("text", ["seed=%34%32", "system=%66lip&mode=team", "a=%C3%A9+%E2",
+                                  "x=%zz"])
+def test_link_parameters_decode_escapes_as_parse_qs_does(text):
+    assert forms.parameters(text) == parse_qs(text)
+
+
+def test_reading_links_imports_no_urllib():
+    """urllib.parse brings ipaddress with it: about 0.1 s of a normal boot under Pyodide."""
+    probe = ("import sys, app.forms, app.links; app.forms.route('#system=pool');"
+             "app.forms.seed_from('?seed=1'); print(sorted(name for name in sys.modules"
+             " if name.startswith(('urllib', 'ipaddress'))))")
+    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                           check=True, cwd=ROOT / "py").stdout
+    assert found.strip() == "[]"
 
 
 # --- report: the odds as shown ----------------------------------------------------------------
