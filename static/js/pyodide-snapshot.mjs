@@ -6,11 +6,11 @@
 // need it for run_sync), made by this very runtime version, its SHA-256 matches the one the
 // build wrote beside it, and the last start from it in this browser did not stop short (below).
 // Anything else boots normally, with one console note saying why. So does a first visit on a slow
-// link (below): there the snapshot's download costs more than the start it saves.
-//
-// While the runtime's big files arrive, it reports the bytes received so far to the page (a
-// "skillcheck:download" event on document, detail { received, snapshot }) for its progress bar.
+// link (below): there the snapshot's download costs more than the start it saves. On a first
+// visit the runtime's big files start downloading at once (runtime-downloads.mjs), counted for
+// the page's progress bar.
 import { loadPyodide as loadRuntime, version } from "../vendor/pyodide/pyodide.mjs";
+import { startDownloads } from "./runtime-downloads.mjs";
 
 export { version };
 
@@ -37,32 +37,33 @@ if sys.path[:2] == ["", ""]:
 `;
 
 // A first visit downloads the snapshot (5.7 MB gzip) besides the runtime (6.4 MB): on a link
-// below this (Mbit/s, as the page's first downloads measure it) that costs more than the start it
-// saves, on Slow 4G (1.6 Mbit/s) 17 s more, on Fast 4G (9) 4 s less (docs/performance.md). Once
-// the service worker serves the page, it has the snapshot cached (it precaches it after the
-// first start): later visits always use it.
-const SLOW_LINK_MBPS = 5;
-
-// The runtime's own big downloads, by file name, counted for the progress bar.
-const COUNTED = ["pyodide.asm.wasm", "python_stdlib.zip"];
+// below this (Mbit/s, as the runtime's own download measures it) that costs more than the start
+// it saves, on Slow 4G (1.6 Mbit/s) 17 s more, on Fast 4G (9) 4 s less (docs/performance.md).
+// Once the service worker serves the page, it has the snapshot cached (it precaches it after
+// the first start): later visits always use it. So does a player who asked to save data.
+const SLOW_LINK_MBPS = 4;
 
 export async function loadPyodide(options = {}) {
-  const progress = countDownloads();
+  const downloads = startDownloads(RUNTIME);
   try {
-    return await boot({ ...options, indexURL: RUNTIME }, progress);
+    return await boot({ ...options, indexURL: RUNTIME }, downloads);
   } finally {
-    progress.stop(); // every big download has started by now; the clones count on
+    downloads.stop(); // every big download has started by now; the clones count on
   }
 }
 
-async function boot(settings, progress) {
+async function boot(settings, downloads) {
   let reason;
   let marked = false;
   try {
     if (stoppedShortLately()) throw new Error("the last start from it stopped short");
-    if (slowFirstVisit()) throw new Error("a first visit on a slow link");
     const entry = await usableSnapshot();
-    progress.snapshot = entry.file;
+    if (globalThis.navigator?.connection?.saveData) throw new Error("the player saves data");
+    const link = await downloads.linkMbps();
+    if (link !== null && link < SLOW_LINK_MBPS) {
+      throw new Error(`a first visit on a slow link (${link.toFixed(1)} Mbit/s)`);
+    }
+    downloads.snapshot = new URL(entry.file, MANIFEST).href;
     const snapshot = fetchSnapshot(entry);
     snapshot.catch(() => {}); // handled below once loadRuntime awaits it; no unhandled rejection
     marked = markStart();
@@ -77,57 +78,6 @@ async function boot(settings, progress) {
   console.info(`Skill Check: starting without the snapshot (${reason}).`);
   markBoot("normal");
   return loadRuntime(settings);
-}
-
-// No service worker serves this page yet (so the snapshot is not cached), and the page's own
-// downloads so far came slowly, or the player asked to save data.
-function slowFirstVisit() {
-  if (globalThis.navigator?.serviceWorker?.controller) return false;
-  if (globalThis.navigator?.connection?.saveData) return true;
-  const rate = downloadRate();
-  return rate !== null && rate < SLOW_LINK_MBPS;
-}
-
-// Mbit/s of the fastest of this page's downloads so far big enough to tell (PyScript's core
-// is 40 KB gzip), first byte to last: null if none (all from a cache). navigator.connection
-// is no help: with no traffic to judge by yet, Chromium says 1.4 Mbit/s on any link.
-function downloadRate() {
-  const rates = performance.getEntries()
-    .filter((entry) => entry.encodedBodySize >= 16_384 && entry.transferSize > 0)
-    .map((entry) => (entry.encodedBodySize * 8) / 1000
-      / Math.max(entry.responseEnd - entry.responseStart, 0.001));
-  return rates.length ? Math.max(...rates) : null;
-}
-
-// Until stop(): every response of the runtime's big files (and of the snapshot once named) is
-// counted as it arrives, through a clone, so the runtime still gets the original response (with
-// its URL, which the browser's WebAssembly code cache is keyed by). Not from a service worker's
-// cache: nothing to wait for there.
-function countDownloads() {
-  const counter = { snapshot: null, received: 0, stop() {} };
-  const realFetch = globalThis.fetch;
-  if (globalThis.navigator?.serviceWorker?.controller || !globalThis.document) return counter;
-  const report = () => document.dispatchEvent(new CustomEvent("skillcheck:download", {
-    detail: { received: counter.received, snapshot: counter.snapshot !== null },
-  }));
-  globalThis.fetch = async (input, init) => {
-    const response = await realFetch(input, init);
-    const name = new URL(input instanceof Request ? input.url : input, location.href)
-      .pathname.split("/").pop();
-    if (response.ok && response.body && [...COUNTED, counter.snapshot].includes(name)) {
-      count(response.clone().body).catch(() => {}); // the runtime sees and reports any failure
-    }
-    return response;
-  };
-  async function count(stream) {
-    for await (const chunk of stream) {
-      counter.received += chunk.byteLength;
-      report();
-    }
-  }
-  counter.stop = () => { globalThis.fetch = realFetch; };
-  report();
-  return counter;
 }
 
 // The snapshot's manifest, once the browser and the runtime version are known to fit it.
