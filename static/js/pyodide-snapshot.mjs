@@ -76,6 +76,7 @@ async function boot(settings, downloads) {
     if (marked) stored(UNFINISHED, null); // not starting from it after all
   }
   console.info(`Skill Check: starting without the snapshot (${reason}).`);
+  downloads.snapshot = null;
   markBoot("normal");
   return loadRuntime(settings);
 }

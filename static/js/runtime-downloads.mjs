@@ -5,7 +5,7 @@
 // stop(), hands those very responses to the runtime when it asks for them, so nothing is fetched
 // twice. Each is counted through a clone: the runtime gets the original response, with the URL
 // the browser's WebAssembly code cache is keyed by. Progress goes to the page as a
-// "skillcheck:download" event on document, detail { received, snapshot }.
+// "skillcheck:download" event on document, detail { received, snapshot: counted in or not }.
 
 const FILES = ["pyodide.asm.wasm", "python_stdlib.zip"];
 // Timed: a zip already, so what arrives is what was sent (a host's gzip does not shrink it), and
@@ -22,7 +22,9 @@ export function startDownloads(runtime) {
   const timing = new Promise((resolve) => { settle = resolve; });
   const downloads = {
     received: 0,
-    snapshot: null, // the snapshot's URL once the loader fetches it: counted too
+    // The snapshot's URL once the loader fetches it (counted too), null if it boots without;
+    // until then the page's bar counts it in (if it is left out, the bar jumps forward).
+    snapshot: undefined,
     linkMbps: () => timing, // null: nothing was downloaded (a service worker serves the page)
     stop() { globalThis.fetch = realFetch; },
   };
