@@ -1,6 +1,7 @@
 """Start-up and interaction timings of Skill Check against a bare PyScript page on the same runtime.
 
     python3 benchmarks/startup.py [--runs N] [--budget S] [--dist DIR] [--no-experiments] [--record]
+    python3 benchmarks/startup.py --throttled none fast4g slow4g [--runs N] [--budget S] ...
 
 Builds the app (build.py, with its snapshot) and a bare page (one <script type="py"> that marks
 itself ready) from the same vendored runtime, then measures both in Debian's Chromium, A and B
@@ -23,6 +24,11 @@ the import time of each module the snapshot holds, on a cold interpreter. Prints
 min–max and ratios against the bare page; --record writes them into docs/performance.md. Starts
 no round of loads that would end after --budget seconds (540), so a run stays under 10 minutes
 even on a busy machine (with fewer rounds).
+
+--throttled measures a phone on mobile data instead: for each named profile (DevTools' Fast 4G
+and Slow 4G network presets with the CPU 4× slower, or none), a first visit and a repeat visit of
+the app and of the bare page (and, with experiments, of the app taking its snapshot on every
+first visit), each in a new context, served gzip, A/B alternating; --budget applies per profile.
 """
 
 from __future__ import annotations
