@@ -141,6 +141,7 @@ def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True) -> Path:
     if snapshot:
         add_bytecode(staging)
         make_snapshot(staging)
+    write_download_sizes(staging)
     check_page(staging)
     write_security_policy(staging)
     write_service_worker(staging, (src / SW_TEMPLATE).read_text(encoding="utf-8"))
@@ -351,6 +352,26 @@ def add_bytecode(dist: Path) -> bool:
     shutil.copy2(archive, cached)
     (BYTECODE_CACHE / "key").write_text(key)
     return True
+
+
+DOWNLOAD_BAR = '<progress id="boot-bar"'  # index.html's; static/js/boot-progress.js fills it
+COUNTED_DOWNLOADS = ("pyodide.asm.wasm", "python_stdlib.zip")  # the loader counts these
+
+
+def write_download_sizes(dist: Path) -> None:
+    """Give the page's download bar its totals: the runtime's big files, and the snapshot's when
+    there is one (the loader counts their bytes as they arrive)."""
+    page = dist / "index.html"
+    html = page.read_text(encoding="utf-8")
+    if DOWNLOAD_BAR not in html:
+        return
+    runtime = dist / "static" / "vendor" / "pyodide"
+    sizes = f' data-runtime-bytes="{sum((runtime / n).stat().st_size for n in COUNTED_DOWNLOADS)}"'
+    manifest = dist / "static" / "snapshot" / "snapshot.json"
+    if manifest.is_file():
+        packed = manifest.parent / json.loads(manifest.read_text(encoding="utf-8"))["file"]
+        sizes += f' data-snapshot-bytes="{packed.stat().st_size}"'
+    page.write_text(html.replace(DOWNLOAD_BAR, DOWNLOAD_BAR + sizes, 1), encoding="utf-8")
 
 
 def snapshot_node() -> str | None:

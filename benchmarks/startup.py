@@ -2,6 +2,7 @@
 
     python3 benchmarks/startup.py [--runs N] [--budget S] [--dist DIR] [--no-experiments] [--record]
     python3 benchmarks/startup.py --engines chromium,firefox,webkit [--runs N] [--record]
+    python3 benchmarks/startup.py --throttled none fast4g slow4g [--runs N] [--budget S] ...
 
 Builds the app (build.py, with its snapshot) and a bare page (one <script type="py"> that marks
 itself ready) from the same vendored runtime, then measures both in Debian's Chromium, A and B
@@ -29,12 +30,17 @@ even on a busy machine (with fewer rounds).
 iPhone, and any start that falls back) and the app as built, in each engine named, page and engine
 taking turns in every round, timed from inside the page (benchmarks/engines.py): ready, and the
 first roll straight after it; ratios against the bare page in the same engine.
+--throttled measures a phone on mobile data instead: for each named profile (DevTools' Fast 4G
+and Slow 4G network presets with the CPU 4× slower, or none), a first visit and a repeat visit of
+the app and of the bare page (and, with experiments, of the app taking its snapshot on every
+first visit), each in a new context, served gzip, A/B alternating; --budget applies per profile.
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import io
 import json
 import os
 import platform
@@ -47,10 +53,11 @@ import time
 import zipfile
 from contextlib import ExitStack
 from datetime import UTC, datetime
+from email.utils import formatdate, parsedate_to_datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -64,6 +71,7 @@ OUT = ROOT / "benchmarks" / "out"
 DOC = ROOT / "docs" / "performance.md"
 SYSTEMS = ("flip", "pool", "swift", "fluke", "passages")
 TIMEOUT_MS = 90_000
+SLOW_LINK = "const SLOW_LINK_MBPS = 4;"  # the loader's threshold (snapshot_always)
 SETTLE = 1.0  # s before each cold load, for the last page's background work (code caching)
 
 BARE = """<!doctype html>
@@ -216,7 +224,8 @@ def make_sites(dist: Path | None) -> dict[str, Path]:
     return {"app": app, "bare": bare, "app-nosnap": app_variant(app, "app-nosnap", unsnapshotted),
             "app-files": app_variant(app, "app-files", sources_as_files),
             "app-preload": app_variant(app, "app-preload", snapshot_preloaded),
-            "app-source": app_variant(app, "app-source", source_only)}
+            "app-source": app_variant(app, "app-source", source_only),
+            "app-snapshot-always": app_variant(app, "app-snapshot-always", snapshot_always)}
 
 
 def app_variant(app: Path, name: str, edit) -> Path:
@@ -274,6 +283,15 @@ def snapshot_preloaded(site: Path, config: dict) -> None:
                      encoding="utf-8")
 
 
+def snapshot_always(site: Path, config: dict) -> None:
+    """The loader as it was: the snapshot on every first visit, however slow the link."""
+    loader = site / build.SNAPSHOT_LOADER
+    text = loader.read_text(encoding="utf-8")
+    if SLOW_LINK not in text:
+        raise SystemExit(f"startup.py: {build.SNAPSHOT_LOADER} no longer has {SLOW_LINK!r}")
+    loader.write_text(text.replace(SLOW_LINK, "const SLOW_LINK_MBPS = 0;"), encoding="utf-8")
+
+
 class Isolated(build.Handler):
     """Adds the headers a worker needs for DOM access (SharedArrayBuffer)."""
 
@@ -300,11 +318,55 @@ class Precompressed(build.Handler):
         return body
 
 
+class Gzipping(build.Handler):
+    """Sends each file gzip -6 to a browser that accepts it, as most static hosts do (files
+    already compressed, .gz .zip .png, as they are), with Last-Modified for revalidation; adds up
+    the bytes of the bodies it sends in `server.sent`."""
+
+    packed: dict[Path, bytes] = {}
+    status = 0
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        self.status = code
+        super().send_response(code, message)
+
+    def send_header(self, keyword: str, value: str) -> None:
+        if keyword == "Content-Length" and self.status == 200:
+            self.server.sent = getattr(self.server, "sent", 0) + int(value)
+        super().send_header(keyword, value)
+
+    def send_head(self):
+        path = Path(self.translate_path(urlsplit(self.path).path))
+        path = path / "index.html" if path.is_dir() else path
+        if (not path.is_file() or path.suffix in (".gz", ".zip", ".png")
+                or "gzip" not in self.headers.get("Accept-Encoding", "")):
+            return super().send_head()
+        modified = int(path.stat().st_mtime)
+        since = self.headers.get("If-Modified-Since")
+        if since and parsedate_to_datetime(since).timestamp() >= modified:
+            self.send_response(304)
+            self.end_headers()
+            return None
+        if path not in self.packed:
+            self.packed[path] = gzip.compress(path.read_bytes(), 6)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(self.packed[path])))
+        self.send_header("Last-Modified", formatdate(modified, usegmt=True))
+        self.end_headers()
+        return io.BytesIO(self.packed[path])
+
+
 def serve(stack: ExitStack, root: Path, handler: type = build.Handler) -> str:
-    server = build.Server(root)
-    server.RequestHandlerClass = handler
-    stack.callback(server.close)
-    return server.start().url
+    return server(stack, root, handler).url
+
+
+def server(stack: ExitStack, root: Path, handler: type = build.Handler) -> build.Server:
+    served = build.Server(root)
+    served.RequestHandlerClass = handler
+    stack.callback(served.close)
+    return served.start()
 
 
 # --- measuring ---------------------------------------------------------------------------------
@@ -316,13 +378,13 @@ def launch_args() -> dict:
     return {**build.chromium_launch_args(chromium), "headless": True}  # the tests' browser
 
 
-def boot(page: Page, url: str | None = None) -> dict:
+def boot(page: Page, url: str | None = None, timeout: int = TIMEOUT_MS) -> dict:
     """Open url (or reload) and wait for data-ready; the page's own marks, in ms from navigation."""
     if url is None:
-        page.reload(wait_until="commit")
+        page.reload(wait_until="commit", timeout=timeout)
     else:
-        page.goto(url, wait_until="commit")
-    page.wait_for_function(MARKS_READY, timeout=TIMEOUT_MS, polling=50)
+        page.goto(url, wait_until="commit", timeout=timeout)
+    page.wait_for_function(MARKS_READY, timeout=timeout, polling=50)
     return page.evaluate(READ_MARKS)
 
 
@@ -474,6 +536,105 @@ def run(runs: int, dist: Path | None, experiments: bool, budget: float) -> dict:
             "seconds": round(time.monotonic() - started), "machine": machine(),
             "load": f"{load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end",
             "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}
+
+
+# --- a phone on mobile data --------------------------------------------------------------------
+
+# DevTools' network presets (download and upload Mbit/s, round-trip ms); "none" is unthrottled.
+PROFILES = {"none": None, "fast4g": (9, 1.5, 60), "slow4g": (1.6, 0.75, 150)}
+CPU_SLOWDOWN = 4  # a mid-range phone against this machine's cores, as Lighthouse's mobile preset
+THROTTLED_TIMEOUT_MS = 300_000
+
+
+def throttle(session: CDPSession, profile: str, network: bool = True) -> None:
+    """The profile's network (unless `network` is False: unthrottled) and CPU for one page."""
+    down, up, latency = PROFILES[profile] if network and PROFILES[profile] else (0, 0, 0)
+    session.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": latency, "downloadThroughput": down * 1e6 / 8 or -1,
+        "uploadThroughput": up * 1e6 / 8 or -1})
+    session.send("Emulation.setCPUThrottlingRate",
+                 {"rate": CPU_SLOWDOWN if PROFILES[profile] else 1})
+
+
+def visits(browser: Browser, served: build.Server, profile: str, worker: bool) -> dict:
+    """A first visit and then a repeat one (a reload) in a new context, throttled: ms to ready
+    of each, and the bytes the server sent for the first until it was ready. The app's service
+    worker precaches in the background while a player plays: that wait is not throttled."""
+    context = browser.new_context()
+    context.add_init_script(MARKS)
+    try:
+        page = context.new_page()
+        session = context.new_cdp_session(page)
+        session.send("Network.enable")
+        throttle(session, profile)
+        served.sent = 0
+        first = boot(page, served.url, THROTTLED_TIMEOUT_MS)["ready"]
+        sent = served.sent
+        if worker:
+            throttle(session, profile, network=False)
+            page.wait_for_function(CONTROLLED, timeout=THROTTLED_TIMEOUT_MS)
+            throttle(session, profile)
+        repeat = boot(page, None, THROTTLED_TIMEOUT_MS)["ready"]
+        return {"first": first, "repeat": repeat, "bytes": sent}
+    finally:
+        context.close()
+
+
+def run_throttled(profiles: list[str], runs: int, dist: Path | None, experiments: bool,
+                  budget: float) -> dict:
+    """For each profile, rounds of first and repeat visits of the app and the bare page (and,
+    with experiments, the app taking its snapshot on every first visit), each served gzip, while
+    another round fits in `budget` s (per profile)."""
+    load = os.getloadavg()[0]
+    sites = make_sites(dist)
+    samples: dict[str, list[float]] = {}
+    with sync_playwright() as playwright, ExitStack() as stack:
+        servers = {"app": server(stack, sites["app"], Gzipping),
+                   "bare": server(stack, sites["bare"], Gzipping)}
+        if experiments:
+            servers["app, snapshot always"] = server(stack, sites["app-snapshot-always"], Gzipping)
+        browser = playwright.chromium.launch(**launch_args())
+        stack.callback(browser.close)
+        rounds = {}
+        for profile in profiles:
+            started, took, rounds[profile] = time.monotonic(), 0.0, 0
+            while rounds[profile] < runs and time.monotonic() - started + took < budget:
+                rounds[profile] += 1
+                print(f"{profile}: round {rounds[profile]}/{runs}", flush=True)
+                round_started = time.monotonic()
+                names = list(servers)
+                turn = rounds[profile] % len(names)
+                for name in names[turn:] + names[:turn]:
+                    time.sleep(SETTLE)
+                    found = visits(browser, servers[name], profile, worker=name != "bare")
+                    for key, value in found.items():
+                        samples.setdefault(f"{profile} {key} {name}", []).append(value)
+                took = time.monotonic() - round_started
+    return {"samples": samples, "rounds": rounds, "machine": machine(),
+            "load": f"{load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end",
+            "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}
+
+
+def report_throttled(result: dict) -> str:
+    samples = result["samples"]
+    median = {name: statistics.median(values) for name, values in samples.items()}
+    rounds = ", ".join(f"{profile} {n}" for profile, n in result["rounds"].items())
+    lines = [f"Skill Check start-up on mobile data, {result['date']}, rounds: {rounds}; CPU "
+             f"{CPU_SLOWDOWN}× slower when throttled, files served gzip, A/B alternating",
+             result["machine"], f"load average (1 min): {result['load']}", "",
+             f"{'measure':44} {'median (min–max)':>34}   ratio"]
+    for name in samples:
+        profile, kind, page = name.split(" ", 2)
+        against = f"{profile} {kind} bare"
+        if kind == "bytes":
+            values = samples[name]
+            text = (f"{statistics.median(values) / 1e6:7.2f} MB ({min(values) / 1e6:.2f}–"
+                    f"{max(values) / 1e6:.2f}, n={len(values)})")
+        else:
+            text = spread(samples[name])
+        ratio = f"{median[name] / median[against]:.2f}× bare" if page != "bare" else ""
+        lines.append(f"{name:44} {text:>34}   {ratio}")
+    return "\n".join(lines)
 
 
 def machine() -> str:
@@ -632,15 +793,23 @@ def main() -> None:
     parser.add_argument("--record", action="store_true", help="write into docs/performance.md")
     parser.add_argument("--engines", help="cold loads in these engines instead: "
                         "chromium,firefox,webkit (benchmarks/engines.py)")
+    parser.add_argument("--throttled", nargs="+", choices=PROFILES, metavar="PROFILE",
+                        help="instead: first and repeat visits on these network profiles "
+                             f"({', '.join(PROFILES)}), the CPU {CPU_SLOWDOWN}× slower when "
+                             "throttled; --budget then applies to each profile")
     args = parser.parse_args()
     if args.engines:
         result = run_engines(args.engines.split(","), args.runs, args.dist, args.budget)
+        name, text = "engines", report_engines(result)
+    elif args.throttled:
+        result = run_throttled(args.throttled, args.runs, args.dist, args.experiments, args.budget)
+        name, text = "throttled", report_throttled(result)
+    if args.engines or args.throttled:
         OUT.mkdir(parents=True, exist_ok=True)
-        (OUT / "engines.json").write_text(json.dumps(result, indent=1))
-        text = report_engines(result)
+        (OUT / f"{name}.json").write_text(json.dumps(result, indent=1))
         print(text)
         if args.record:
-            record(text, "engines")
+            record(text, name)
         return
     result = run(args.runs, args.dist, args.experiments, args.budget)
     OUT.mkdir(parents=True, exist_ok=True)

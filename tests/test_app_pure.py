@@ -430,7 +430,7 @@ def test_team_offers_at_most_the_engines_number_of_secondaries():
 
 
 def test_before_python_loads_the_button_waits_and_the_result_is_a_polite_live_region():
-    assert re.search(r'<button id="roll"[^>]*disabled>Loading…</button>', INDEX)
+    assert re.search(r'<button id="roll"[^>]*disabled>Waiting for Python…</button>', INDEX)
     assert re.search(r'id="result"[^>]*role="status"[^>]*aria-live="polite"', INDEX)
     assert 'src="py/app/main.py"' in INDEX and 'src="static/js/sw-register.js"' in INDEX
 

@@ -324,3 +324,19 @@ def test_the_launcher_appends_chromiums_log_and_stderr_to_the_given_file(tmp_pat
     assert shown.stdout.splitlines() == [
         "--enable-logging=stderr", "--a", "--disable-features=HeapProfilerReporting"]
     assert shown.stderr == "" and log.read_text() == "earlier\nto-stderr\n"
+
+
+def test_the_download_bar_gets_the_sizes_the_loader_counts(tmp_path):
+    dist = tmp_path / "dist"
+    write(dist / "index.html", '<p><progress id="boot-bar" max="1"></progress></p>')
+    write(dist / "static/vendor/pyodide/pyodide.asm.wasm", b"w" * 300)
+    write(dist / "static/vendor/pyodide/python_stdlib.zip", b"z" * 40)
+    write(dist / "static/vendor/pyodide/pyodide.asm.mjs", b"not counted")
+    build.write_download_sizes(dist)
+    assert 'data-runtime-bytes="340" max="1"' in (dist / "index.html").read_text()
+    assert "data-snapshot-bytes" not in (dist / "index.html").read_text()
+    write(dist / "index.html", '<progress id="boot-bar"></progress>')
+    write(dist / "static/snapshot/snapshot.json", json.dumps({"file": "s.gz"}))
+    write(dist / "static/snapshot/s.gz", b"s" * 7)
+    build.write_download_sizes(dist)
+    assert 'data-snapshot-bytes="7"' in (dist / "index.html").read_text()

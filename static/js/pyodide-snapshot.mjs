@@ -5,8 +5,12 @@
 // one). It is only used when it is certainly right: stack switching in this browser (snapshots
 // need it for run_sync), made by this very runtime version, its SHA-256 matches the one the
 // build wrote beside it, and the last start from it in this browser did not stop short (below).
-// Anything else boots normally, with one console note saying why.
+// Anything else boots normally, with one console note saying why. So does a first visit on a slow
+// link (below): there the snapshot's download costs more than the start it saves. On a first
+// visit the runtime's big files start downloading at once (runtime-downloads.mjs), counted for
+// the page's progress bar.
 import { loadPyodide as loadRuntime, version } from "../vendor/pyodide/pyodide.mjs";
+import { startDownloads } from "./runtime-downloads.mjs";
 
 export { version };
 
@@ -32,13 +36,34 @@ if sys.path[:2] == ["", ""]:
     del sys.path[0]
 `;
 
+// A first visit downloads the snapshot (5.7 MB gzip) besides the runtime (6.4 MB): on a link
+// below this (Mbit/s, as the runtime's own download measures it) that costs more than the start
+// it saves, on Slow 4G (1.6 Mbit/s) 17 s more, on Fast 4G (9) 4 s less (docs/performance.md).
+// Once the service worker serves the page, it has the snapshot cached (it precaches it after
+// the first start): later visits always use it. So does a player who asked to save data.
+const SLOW_LINK_MBPS = 4;
+
 export async function loadPyodide(options = {}) {
-  const settings = { ...options, indexURL: RUNTIME };
+  const downloads = startDownloads(RUNTIME);
+  try {
+    return await boot({ ...options, indexURL: RUNTIME }, downloads);
+  } finally {
+    downloads.stop(); // every big download has started by now; the clones count on
+  }
+}
+
+async function boot(settings, downloads) {
   let reason;
   let marked = false;
   try {
     if (stoppedShortLately()) throw new Error("the last start from it stopped short");
     const entry = await usableSnapshot();
+    if (globalThis.navigator?.connection?.saveData) throw new Error("the player saves data");
+    const link = await downloads.linkMbps();
+    if (link !== null && link < SLOW_LINK_MBPS) {
+      throw new Error(`a first visit on a slow link (${link.toFixed(1)} Mbit/s)`);
+    }
+    downloads.snapshot = new URL(entry.file, MANIFEST).href;
     const snapshot = fetchSnapshot(entry);
     snapshot.catch(() => {}); // handled below once loadRuntime awaits it; no unhandled rejection
     marked = markStart();
@@ -51,6 +76,7 @@ export async function loadPyodide(options = {}) {
     if (marked) stored(UNFINISHED, null); // not starting from it after all
   }
   console.info(`Skill Check: starting without the snapshot (${reason}).`);
+  downloads.snapshot = null;
   markBoot("normal");
   return loadRuntime(settings);
 }

@@ -1,0 +1,69 @@
+// The runtime's big downloads on a first visit: started at once, counted as they arrive (for the
+// page's progress bar) and timed (is the link fast enough to download the snapshot too?).
+//
+// startDownloads(runtime) fetches pyodide.asm.wasm and python_stdlib.zip right away and, until
+// stop(), hands those very responses to the runtime when it asks for them, so nothing is fetched
+// twice. Each is counted through a clone: the runtime gets the original response, with the URL
+// the browser's WebAssembly code cache is keyed by. Progress goes to the page as a
+// "skillcheck:download" event on document, detail { received, snapshot: counted in or not }.
+
+const FILES = ["pyodide.asm.wasm", "python_stdlib.zip"];
+// Timed: a zip already, so what arrives is what was sent (a host's gzip does not shrink it), and
+// it shares the link with the wasm, which downloads beside it: the link is about twice its rate.
+// Timed from the request, by the main thread, which may be busy while chunks queue up (PyScript
+// and the runtime start meanwhile): that can only make the rate come out lower.
+const TIMED = "python_stdlib.zip";
+const ENOUGH_BYTES = 512 * 1024;
+const PATIENCE_MS = 2000;
+
+export function startDownloads(runtime) {
+  const realFetch = globalThis.fetch;
+  const requested = performance.now();
+  let timedBytes = 0;
+  let settle;
+  const timing = new Promise((resolve) => { settle = resolve; });
+  const downloads = {
+    received: 0,
+    // The snapshot's URL once the loader fetches it (counted too), null if it boots without;
+    // until then the page's bar counts it in (if it is left out, the bar jumps forward).
+    snapshot: undefined,
+    linkMbps: () => timing, // null: nothing was downloaded (a service worker serves the page)
+    stop() { globalThis.fetch = realFetch; },
+  };
+  if (globalThis.navigator?.serviceWorker?.controller || !globalThis.document) {
+    settle(null);
+    return downloads;
+  }
+
+  const report = () => document.dispatchEvent(new CustomEvent("skillcheck:download", {
+    detail: { received: downloads.received, snapshot: downloads.snapshot !== null },
+  }));
+  const mbps = () => (2 * timedBytes * 8) / 1e6 / ((performance.now() - requested) / 1000);
+  async function count(response, timed) {
+    if (!response.ok || !response.body) return;
+    for await (const chunk of response.clone().body) {
+      if (timed) timedBytes += chunk.byteLength;
+      downloads.received += chunk.byteLength;
+      report();
+      if (timed && timedBytes >= ENOUGH_BYTES) settle(mbps());
+    }
+    if (timed) settle(mbps()); // a file smaller than ENOUGH_BYTES: all of it
+  }
+  setTimeout(() => settle(mbps()), PATIENCE_MS);
+
+  const early = new Map(FILES.map((name) => {
+    const url = new URL(name, runtime).href;
+    const response = realFetch(url);
+    response.then((got) => count(got, name === TIMED)).catch(() => {}); // the runtime reports
+    return [url, response];
+  }));
+  globalThis.fetch = (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : input, location.href).href;
+    const response = early.get(url) ?? realFetch(input, init);
+    early.delete(url);
+    if (url === downloads.snapshot) response.then((got) => count(got, false)).catch(() => {});
+    return response;
+  };
+  report();
+  return downloads;
+}

@@ -1,0 +1,98 @@
+"""A first visit over a slow link: the download's progress bar, and the snapshot left off.
+
+Chromium's own network throttling (DevTools protocol) stands in for a phone's mobile data. Each
+test uses a fresh context: no cache, no service worker, as a player's first visit.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+READY_MS = 120_000
+CONTROLLED = "navigator.serviceWorker.controller !== null"
+
+# Every 50 ms while Python loads: the bar, the status beside it and the roll button.
+SAMPLE = """
+window.bootSamples = [];
+const timer = setInterval(() => {
+  const bar = document.getElementById("boot-bar");
+  if (!bar) return;
+  if (document.documentElement.dataset.ready === "true") return clearInterval(timer);
+  window.bootSamples.push({
+    shown: !document.getElementById("boot").hidden, value: bar.value, max: bar.max,
+    status: document.getElementById("boot-status").textContent.trim(),
+    button: document.getElementById("roll").textContent.trim(),
+  });
+}, 50);
+"""
+
+
+def throttle(context: BrowserContext, page: Page, mbps: float | None, latency_ms: int = 20):
+    """Limit the page's download rate (None: no limit), as DevTools' network throttling does."""
+    session = context.new_cdp_session(page)
+    session.send("Network.enable")
+    rate = -1 if mbps is None else mbps * 1e6 / 8
+    session.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 0 if mbps is None else latency_ms,
+        "downloadThroughput": rate, "uploadThroughput": rate})
+    return session
+
+
+def test_the_download_shows_its_progress_and_the_form_is_usable_meanwhile(fresh_context,
+                                                                         app_url):
+    fresh_context.add_init_script(SAMPLE)
+    page = fresh_context.new_page()
+    throttle(fresh_context, page, mbps=40)  # about 4 s for the runtime and the snapshot
+    page.goto(app_url + "#system=flip", wait_until="domcontentloaded")
+    status = page.locator("#boot-status")
+    expect(status).to_have_text("Downloading Python…", timeout=30_000)
+    bar = page.get_by_role("progressbar", name="Downloading Python…")
+    expect(bar).to_be_visible()
+    expect(page.locator("#roll")).to_have_text("Waiting for Python to download…")
+    expect(page.locator("#roll")).to_be_disabled()
+    rank = page.locator("#form-flip-unopposed").get_by_label(re.compile(r"^Rank\b"))
+    rank.fill("4")  # while the runtime is still arriving
+    page.locator("html[data-ready='true']").wait_for(state="attached", timeout=READY_MS)
+
+    samples = [s for s in page.evaluate("window.bootSamples") if s["shown"]]
+    values = [s["value"] for s in samples]
+    assert len(set(values)) >= 3, f"the bar hardly moved: {values}"
+    assert values == sorted(values), "the bar went backwards"
+    assert values[0] < samples[0]["max"] / 2
+    downloading = [s for s in samples if s["value"] < s["max"]]
+    assert downloading and all(s["status"] == "Downloading Python…" for s in downloading)
+    assert all(s["button"] == "Waiting for Python to download…" for s in downloading)
+    # Ready: the bar is full and out of the way, the button names the system's action.
+    assert page.evaluate("[boot.hidden, document.getElementById('boot-bar').value"
+                         " === document.getElementById('boot-bar').max]") == [True, True]
+    expect(page.get_by_role("button", name="Flip", exact=True)).to_be_enabled()
+    expect(rank).to_have_value("4")
+
+
+def test_a_first_visit_on_a_slow_link_starts_without_the_snapshot(fresh_context, app_url):
+    page = fresh_context.new_page()
+    notes: list[str] = []
+    page.on("console", lambda message: notes.append(message.text))
+    session = throttle(fresh_context, page, mbps=2, latency_ms=150)  # Slow 4G: 1.6 Mbit/s
+    page.goto(app_url, wait_until="commit")
+    page.wait_for_function("document.documentElement.dataset.boot", timeout=READY_MS)
+    session.send("Network.emulateNetworkConditions", {  # decided: the rest may come fast
+        "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    page.locator("html[data-ready='true']").wait_for(state="attached", timeout=READY_MS)
+    assert page.evaluate("document.documentElement.dataset.boot") == "normal"
+    assert [note for note in notes if "a first visit on a slow link" in note]
+    assert not page.evaluate("performance.getEntriesByType('resource')"
+                             ".filter(e => e.name.endsWith('.snapshot.gz')).length")
+
+
+def test_later_visits_use_the_cached_snapshot_even_on_a_slow_link(fresh_context, app_url):
+    page = fresh_context.new_page()
+    page.goto(app_url)
+    page.wait_for_function(CONTROLLED, timeout=READY_MS)  # the worker has cached the snapshot
+    throttle(fresh_context, page, mbps=2, latency_ms=150)
+    page.reload()
+    page.locator("html[data-ready='true']").wait_for(state="attached", timeout=READY_MS)
+    assert page.evaluate("document.documentElement.dataset.boot") == "snapshot"
+    expect(page.locator("#boot")).to_be_hidden()
