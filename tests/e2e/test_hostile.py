@@ -1,5 +1,5 @@
 """Nothing that comes from a link, a file or a box can stop the page from becoming ready: the
-exact links and file that once left the button waiting ("Loading…")  for good (issue 13, part 2)."""
+exact links and file that once left the button waiting ("Loading…") for good (issue 13, part 2)."""
 
 from __future__ import annotations
 
