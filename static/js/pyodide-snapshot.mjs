@@ -10,7 +10,7 @@
 // visit the runtime's big files start downloading at once (runtime-downloads.mjs), counted for
 // the page's progress bar.
 import { loadPyodide as loadRuntime, version } from "../vendor/pyodide/pyodide.mjs";
-import { startDownloads } from "./runtime-downloads.mjs";
+import { chunks, startDownloads } from "./runtime-downloads.mjs";
 
 export { version };
 
@@ -116,7 +116,7 @@ async function sha256(stream) {
 async function inflate(stream, entry) {
   const bytes = new Uint8Array(entry.raw_bytes);
   let length = 0;
-  for await (const chunk of stream.pipeThrough(new DecompressionStream("gzip"))) {
+  for await (const chunk of chunks(stream.pipeThrough(new DecompressionStream("gzip")))) {
     if (length + chunk.length > bytes.length) break;
     bytes.set(chunk, length);
     length += chunk.length;

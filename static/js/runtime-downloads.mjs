@@ -16,6 +16,17 @@ const TIMED = "python_stdlib.zip";
 const ENOUGH_BYTES = 512 * 1024;
 const PATIENCE_MS = 2000;
 
+// A stream's chunks, read through a reader: WebKit's ReadableStream (every iPhone) is not
+// async-iterable, so `for await (… of stream)` throws there.
+export async function* chunks(stream) {
+  const reader = stream.getReader();
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) yield read.value;
+  } finally {
+    reader.releaseLock();
+  }
+}
+
 export function startDownloads(runtime) {
   const realFetch = globalThis.fetch;
   const requested = performance.now();
@@ -41,7 +52,7 @@ export function startDownloads(runtime) {
   const mbps = () => (2 * timedBytes * 8) / 1e6 / ((performance.now() - requested) / 1000);
   async function count(response, timed) {
     if (!response.ok || !response.body) return;
-    for await (const chunk of response.clone().body) {
+    for await (const chunk of chunks(response.clone().body)) {
       if (timed) timedBytes += chunk.byteLength;
       downloads.received += chunk.byteLength;
       report();

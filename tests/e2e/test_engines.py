@@ -150,6 +150,10 @@ def test_the_page_boots_to_ready(app_page):
     assert app_page.call("() => document.documentElement.scrollWidth") <= width  # no side-scroll
     shot_width, _ = build.png_size(app_page.screenshot())
     assert shot_width >= width  # device pixels: 2 per CSS px in Firefox
+    if app_page.name != "chromium":  # a fresh profile: this boot was a first visit
+        amount = app_page.call("() => document.getElementById('boot-amount').textContent")
+        received = amount.partition(" of ")[0]
+        assert received and float(received) > 0, f"the download bar counted nothing: {amount!r}"
 
 
 @pytest.mark.parametrize(("system", "mode", "controls", "request_"), CASES, ids=IDS)
