@@ -210,12 +210,21 @@ def images(html: str) -> list[str]:
 def test_a_flip_shows_every_card_with_the_kept_one_marked_and_others_choosable():
     result = skillcheck.resolve({"system": "flip", "rank": 3, "aspect": 2, "dtn": 12,
                                  "cards": ["2S", "KH", "10D"]})
-    shown = report.result_html(result)
+    shown = report.result_html(result, offers=True)
     assert images(shown) == ["Two of Spades", "King of Hearts, kept", "Ten of Diamonds"]
     assert re.findall(r'data-keep-path="keep" data-keep="(\d)"', shown) == ["0", "2"]
     assert "Great success" in shown or "Success" in shown
     for line in result["explain"]:
         assert report.escape(line) in shown
+
+
+def test_a_result_shown_again_or_revealed_offers_no_other_card():
+    """A roll from the log or a link, or one the GM revealed, is a verdict, not a choice."""
+    result = skillcheck.resolve({"system": "flip", "rank": 3, "aspect": 2, "dtn": 12,
+                                 "cards": ["2S", "KH", "10D"]})
+    shown = report.result_html(result, offers=False)
+    assert images(shown) == ["Two of Spades", "King of Hearts, kept", "Ten of Diamonds"]
+    assert "data-keep=" not in shown and "Tap another card" not in shown
 
 
 def test_keep_low_marks_the_low_card_and_offers_no_other():
@@ -230,7 +239,7 @@ def test_opposed_and_team_sides_each_show_their_cards_with_their_own_keep_path()
     team = skillcheck.resolve({"system": "flip", "mode": "team", "dtn": 12,
                                "primary": {"rank": 1, "aspect": 2, "cards": ["5S", "9H"]},
                                "secondaries": [{"rank": 2, "aspect": 2, "cards": ["QC", "3D"]}]})
-    shown = report.result_html(team)
+    shown = report.result_html(team, offers=True)
     assert images(shown) == ["Five of Spades", "Nine of Hearts, kept", "Queen of Clubs, kept",
                              "Three of Diamonds"]
     assert 'data-keep-path="primary.keep" data-keep="0"' in shown

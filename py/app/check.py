@@ -26,8 +26,9 @@ from .table_view import (
 )
 
 # shown: what the result panel holds — {"result", "view": None (just rolled) | "log" | "link",
-# "entry": its log entry once written, "time": when it was rolled}. again: the request that
-# "Re-roll" repeats (without its draw).
+# "entry": its log entry once written, "time": when it was rolled, "revealed": True once the GM
+# has revealed its difficulty (a final verdict: no other card is kept after it)}. again: the
+# request that "Re-roll" repeats (without its draw).
 state: dict = {"rng": None, "shown": None, "again": None}
 
 
@@ -63,9 +64,9 @@ def perform(request: dict, animate: bool, refit: bool = False) -> None:
         scroll_to_result()
 
 
-def scroll_to_result() -> None:
+def scroll_to_result(block: str = "nearest") -> None:
     web.page["result"]._dom_element.scrollIntoView(
-        block="nearest", behavior="auto" if page.reduced_motion() else "smooth")
+        block=block, behavior="auto" if page.reduced_motion() else "smooth")
 
 
 def show(shown: dict, animate: bool = False, notes: list[str] = ()) -> None:
@@ -74,7 +75,8 @@ def show(shown: dict, animate: bool = False, notes: list[str] = ()) -> None:
     source = source_html(shown["view"], browser.long_time(shown["time"])) if shown["view"] else ""
     announce = announce_html(result) if is_secret(result) else ""
     web.page["result"].innerHTML = source + announce + report.result_html(
-        result, animate=animate, notes=tuple(notes), offers=shown["view"] is None)
+        result, animate=animate, notes=tuple(notes),
+        offers=shown["view"] is None and not shown.get("revealed"))
     tools()
 
 
@@ -127,8 +129,8 @@ def on_choose(event) -> None:
     judged again on the same draw."""
     button = event.target.closest("[data-keep], [data-luck-spend]")
     shown = state["shown"]
-    if is_none(button) or shown is None or shown["view"]:
-        return  # a roll shown again is not played again
+    if is_none(button) or shown is None or shown["view"] or shown.get("revealed"):
+        return  # a roll shown again is not played again, nor one the GM has judged
     request = shown["result"]["request"]
     if button.hasAttribute("data-keep"):
         request = forms.with_value(request, button.getAttribute("data-keep-path"),
@@ -177,11 +179,13 @@ def on_reveal(event) -> None:
     except InvalidRequest as error:
         page.show_error(form, "reveal", error.reason)
         return
-    revealed = {"result": result, "view": shown["view"], "entry": None, "time": shown["time"]}
+    revealed = {"result": result, "view": shown["view"], "entry": None, "time": shown["time"],
+                "revealed": True}
     spent, problem = roster_view.spend(result) if shown["view"] != "link" else (None, None)
     show(revealed, notes=[revealed_note(difficulty), *([problem] if problem else [])])
     if shown["view"] != "link":  # a link's roll is not in this log
         table.record(result, spent, revealed, reveals=lambda: shown["entry"])
+    scroll_to_result(block="start")  # the verdict's headline, not the reveal box, in view
 
 
 @when("click", "#log-list")

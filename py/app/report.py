@@ -57,13 +57,14 @@ def percent(p: Fraction) -> str:
 def result_html(result: dict, animate: bool = True, notes: tuple[str, ...] = (),
                 offers: bool = False) -> str:
     """The whole result: headline, what was drawn, the deciding numbers, the explanation; with
-    `offers` (a roll just made here, not one shown again), the Luck the player may still spend."""
+    `offers` (a roll just made here, not one shown again nor one the GM revealed), the Luck the
+    player may still spend and the other cards they may keep instead."""
     moving = " animate" if animate else ""
     said = "".join(f'<p class="note">{escape(note)}</p>' for note in notes)
     choices = luck_offers_html(result) if offers else ""
     return (f'<article class="outcome {tone(result.get("success"))}{moving}" '
             f'data-outcome="{escape(str(result.get("outcome")))}">'
-            f"{headline(result)}{said}{drawn(result)}{choices}{facts_html(result)}"
+            f"{headline(result)}{said}{drawn(result, offers)}{choices}{facts_html(result)}"
             f"{explain_html(result.get('explain', []))}</article>")
 
 
@@ -122,17 +123,19 @@ def explain_html(lines: list[str]) -> str:
             + "</ol>")
 
 
-def drawn(result: dict) -> str:
-    """The cards of every side, or the dice of a dice system."""
+def drawn(result: dict, choose: bool) -> str:
+    """The cards of every side, or the dice of a dice system; with `choose`, each other card
+    can be kept instead."""
     if "cards" in result:
-        return hand(result, "keep")
+        return hand(result, "keep" if choose else None)
     sides = []
     for key, value in result.items():
         if isinstance(value, dict) and "cards" in value:
-            sides.append(side_html(side_title(key), value, f"{key}.keep"))
+            sides.append(side_html(side_title(key), value, f"{key}.keep" if choose else None))
         elif isinstance(value, list) and value and all(
                 isinstance(item, dict) and "cards" in item for item in value):
-            sides.extend(side_html(side_title(f"{key}.{i}"), item, f"{key}.{i}.keep")
+            sides.extend(side_html(side_title(f"{key}.{i}"), item,
+                                   f"{key}.{i}.keep" if choose else None)
                          for i, item in enumerate(value))
     if sides:
         return f'<div class="sides">{"".join(sides)}</div>'
@@ -140,7 +143,7 @@ def drawn(result: dict) -> str:
     return dice_html(result, shape) if shape and result.get("dice") else ""
 
 
-def side_html(title: str, side: dict, keep_path: str) -> str:
+def side_html(title: str, side: dict, keep_path: str | None) -> str:
     outcome = side.get("outcome")
     words = sentence_case(str(outcome)) + (f" · {side['grant']}" if side.get("grant") else "")
     badge = (f'<span class="side-outcome {tone(side.get("success"))}">'
@@ -151,9 +154,10 @@ def side_html(title: str, side: dict, keep_path: str) -> str:
             "</section>")
 
 
-def hand(side: dict, keep_path: str) -> str:
+def hand(side: dict, keep_path: str | None) -> str:
     """A side's cards: the kept one raised, the rest dimmed; each other card can be chosen
-    instead (a button over it) unless the lowest had to be kept."""
+    instead (a button over it) unless the lowest had to be kept or there is no `keep_path`
+    (a roll shown again, or one the GM has revealed: that verdict is final)."""
     cards = side.get("cards") or []
     if side.get("take7"):
         return ('<ul class="hand"><li class="slot">'
@@ -171,13 +175,13 @@ def hand(side: dict, keep_path: str) -> str:
         else:
             label, classes = name, "dim"
         chooser = ""
-        if not low and i != kept:
+        if keep_path and not low and i != kept:
             chooser = (f'<button type="button" class="keep-this" data-keep-path="{keep_path}" '
                        f'data-keep="{i}" aria-label="Keep the {escape(name)} instead"></button>')
         items.append(f'<li class="slot">{render.card(code, label, classes)}{chooser}'
                      + ('<span class="low-tag">low</span>' if i == kept and low else "")
                      + "</li>")
-    hint = "" if low or len(cards) < 2 else (
+    hint = "" if low or not keep_path or len(cards) < 2 else (
         '<p class="hint keep-hint">Tap another card to keep it instead.</p>')
     return f'<ul class="hand" aria-label="Cards flipped">{"".join(items)}</ul>{hint}'
 

@@ -87,6 +87,25 @@ def test_a_secret_flip_is_announced_then_the_gm_reveals_it_on_the_same_cards(app
     assert last["request"]["difficulty"] == "very easy"
 
 
+def test_the_gms_reveal_is_final_and_its_verdict_is_in_view_on_a_phone(app):
+    """After the reveal no other card can be kept (that would re-judge against the revealed DTN
+    and drop the GM's note), and the verdict's headline is on screen, not above it."""
+    form = open_form(app, "flip", "unopposed")
+    fill(form, "Secret difficulty", True)
+    fill(form, "My cards", "JC 10S")
+    roll(app)
+    expect(app.get_by_role("button", name="Keep the Ten of Spades instead")).to_be_visible()
+    reveal(app, "GM: DTN or difficulty", "15")
+    expect(app.locator("#result .note")).to_have_text(
+        "Revealed by the GM: DTN 15, judged on the same draw.")
+    expect(app.locator("#result .keep-this")).to_have_count(0)
+    expect(app.locator("#result")).not_to_contain_text("Tap another card")
+    expect(app.locator("#result .headline")).to_be_in_viewport(ratio=0.9)  # sub-pixel scroll
+    app.wait_for_function("() => JSON.parse(localStorage.getItem('skillcheck.log'))"
+                          ".entries.length === 2")
+    assert [e["kind"] for e in stored_log(app)["entries"]] == ["check", "reveal"]
+
+
 def test_a_difficulty_the_rules_refuse_is_named_beside_the_gms_box(app):
     form = open_form(app, "flip", "aspect")
     fill(form, "Secret difficulty", True)
