@@ -350,7 +350,7 @@ def _settled(by_bonus: int, placed: int, spent: int, left: int, cost: int, top: 
     return None
 
 
-POOL = System(
+SYSTEM = System(
     name="pool", label="d10 pool", seed="002", button="Roll",
     outcomes=OUTCOMES, winners=WINNERS, resolve=resolve, odds=odds,
     fields=(TRAIT, SKILL, DR, BONUS, LUCK, SECRET),

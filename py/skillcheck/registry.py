@@ -3,5 +3,5 @@
 from . import flip, fluke, passages, pool, swift
 
 REGISTRY = {system.name: system for system in (
-    flip.SYSTEM, pool.POOL, swift.SYSTEM, fluke.SYSTEM, passages.SYSTEM,
+    flip.SYSTEM, pool.SYSTEM, swift.SYSTEM, fluke.SYSTEM, passages.SYSTEM,
 )}
