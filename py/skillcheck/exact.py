@@ -6,6 +6,7 @@ the page shows sum to exactly 1.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Iterable
 from fractions import Fraction
 from math import comb
 
@@ -44,6 +45,23 @@ def deck_extreme(count: int, low: bool, faces: int = 13, copies: int = 4) -> dic
     step = 1 if low else -1
     return {v: Fraction(within(v) - within(v + step), hands)
             for v in range(1, faces + 1) if within(v) != within(v + step)}
+
+
+def tally(ways: Iterable[tuple[object, int | Fraction]], judge: Callable[[object], Hashable],
+          out_of: int = 1) -> dict:
+    """The chance of each verdict: `ways` pairs each kind of draw with how many of `out_of`
+    equally likely draws it stands for (or with its chance, out of 1); `judge` gives a kind of
+    draw its verdict. Verdicts come in the order first met; those with no chance are left out.
+
+    Every system's odds are this one loop over its own space of draws, judged by the same rule
+    its `resolve` uses, so a drawn result and its odds cannot disagree.
+    """
+    counts: dict = {}
+    for draw, weight in ways:
+        verdict = judge(draw)
+        counts[verdict] = counts.get(verdict, 0) + weight
+    return {verdict: Fraction(n, out_of) for verdict, n in counts.items() if n}
+
 
 def shifted(dist: dict[int, Fraction], by: int) -> dict[int, Fraction]:
     """The distribution of x + by."""

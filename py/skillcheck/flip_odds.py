@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .exact import deck_extreme, shifted
+from .exact import deck_extreme, shifted, tally
 from .flip_rules import (
     WINNERS,
     Check,
@@ -42,10 +42,7 @@ def _add(into: dict, key, p: Fraction) -> None:
 
 
 def _judged(dist: Dist, dtn: int) -> dict[str, Fraction]:
-    outcomes: dict[str, Fraction] = {}
-    for total, p in dist.items():
-        _add(outcomes, judge(total, dtn), p)
-    return outcomes
+    return tally(dist.items(), lambda total: judge(total, dtn))
 
 
 def _with_totals(dist: Dist, dtn: int | None) -> dict:
@@ -57,12 +54,9 @@ def _with_totals(dist: Dist, dtn: int | None) -> dict:
 def _opposed(check: Check) -> dict:
     initiator, opponent = check.sides
     mine, theirs = totals(initiator), totals(opponent)
-    outcomes: dict[str, Fraction] = {}
-    for total, p in mine.items():
-        for rival, q in theirs.items():
-            winner, _ = opposed_winner(total, initiator.aspect, rival, opponent.aspect)
-            _add(outcomes, winner, p * q)
-    return odds_from(outcomes, WINNERS)
+    pairs = (((total, rival), p * q) for total, p in mine.items() for rival, q in theirs.items())
+    return odds_from(tally(pairs, lambda pair: opposed_winner(
+        pair[0], initiator.aspect, pair[1], opponent.aspect)[0]), WINNERS)
 
 
 def _team(check: Check) -> dict:
@@ -93,14 +87,9 @@ def _team(check: Check) -> dict:
         against = by_dtn.setdefault(raised_dtn(check.dtn, badly, check.gm_raise), {})
         for total, p in by_flip[flip].items():
             _add(against, total + shift, chance * p)
-    mixed: Dist = {}
-    outcomes: dict[str, Fraction] = {}
-    for dtn, dist in by_dtn.items():
-        for total, p in dist.items():
-            _add(mixed, total, p)
-        for name, p in _judged(dist, dtn).items():
-            _add(outcomes, name, p)
-    return odds_from({name: p for name, p in outcomes.items() if p}, WINNERS) | {"totals": mixed}
+    against = [((total, dtn), p) for dtn, dist in by_dtn.items() for total, p in dist.items()]
+    return (odds_from(tally(against, lambda seen: judge(*seen)), WINNERS)
+            | {"totals": tally(against, lambda seen: seen[0])})
 
 
 def odds(request: dict) -> dict:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from math import comb
 
 from .draw import Draw
-from .exact import sum_ways
+from .exact import sum_ways, tally
 from .request import Flag, Whole, no_secret
 from .system import System, odds_from
 
@@ -103,14 +102,11 @@ def odds(request: dict) -> dict:
     """Over the 6**n rolls: j ones in C(n, j) places, the other dice summing over faces 2..6."""
     check = _read(request)
     rest = sum_ways(range(2, FACES + 1), check.count)
-    counts: dict[str, int] = {}
-    for ones_rolled in range(check.count + 1):
-        places = comb(check.count, ones_rolled)
-        for above_one, ways in rest[check.count - ones_rolled].items():
-            name = judge(check, ones_rolled, above_one)[0]
-            counts[name] = counts.get(name, 0) + places * ways
-    rolls = FACES ** check.count
-    return odds_from({name: Fraction(n, rolls) for name, n in counts.items()}, WINNERS)
+    rolls = (((ones_rolled, above_one), comb(check.count, ones_rolled) * ways)
+             for ones_rolled in range(check.count + 1)
+             for above_one, ways in rest[check.count - ones_rolled].items())
+    return odds_from(tally(rolls, lambda roll: judge(check, *roll)[0], FACES ** check.count),
+                     WINNERS)
 
 
 SYSTEM = System(

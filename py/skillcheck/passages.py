@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .draw import Draw
+from .exact import tally
 from .request import Flag, Whole, no_secret
 from .system import System, odds_from
 
@@ -13,6 +14,7 @@ CONTESTED = Flag("contested", "Contested (use the Core)")
 PRACTICE = Flag("practice", "Practice (no roll)")
 OUTCOMES = ("double down", "success", "double up", "blown", "critical fail")
 WINNERS = ("double down", "success", "double up")
+FACES = 100  # a percentile roll: 1..100, where 100 is "00"
 
 
 def _bands(request: dict) -> tuple[int, int, int, bool, bool]:
@@ -28,7 +30,7 @@ def _bands(request: dict) -> tuple[int, int, int, bool, bool]:
 
 def band(roll: int, value: int, du: int, dd: int) -> str:
     """The outcome of one percentile roll (100 is "00")."""
-    if roll == 100:
+    if roll == FACES:
         return "critical fail"  # "A roll of precisely 100% means the Action fails."
     if roll > du:
         return "blown"  # "A roll higher than the Double Up value. The Action Fails."
@@ -50,7 +52,7 @@ def resolve(request: dict, draw: Draw) -> dict:
         outcome, dice, roll = "success", [], None
         explain.append("Practice: no roll is needed, the skill succeeds.")
     else:
-        dice = draw.dice(1, 100, request.get("dice"), "dice")
+        dice = draw.dice(1, FACES, request.get("dice"), "dice")
         roll = dice[0]
         outcome = band(roll, value, du, dd)
         shown = "00 (100)" if roll == 100 else str(roll)
@@ -65,18 +67,8 @@ def odds(request: dict) -> dict:
     value, du, dd, _, practice = _bands(request)
     if practice:
         return odds_from({"success": Fraction(1)}, WINNERS)
-    # Each band is a run of consecutive rolls 1..99 (100 is the critical fail), so its chance is
-    # its width out of 100.
-    top = 99
-    counts = {
-        "double down": min(dd, top),
-        "success": min(value, top) - min(dd, top),
-        "double up": min(du, top) - min(value, top),
-        "blown": top - min(du, top),
-        "critical fail": 1,
-    }
-    outcomes = {name: Fraction(n, 100) for name, n in counts.items() if n}
-    answer = odds_from(outcomes, WINNERS)
+    rolls = ((roll, 1) for roll in range(1, FACES + 1))
+    answer = odds_from(tally(rolls, lambda roll: band(roll, value, du, dd), FACES), WINNERS)
     if value == 0:
         # "checks under Contest using the Core value": ⌊base / 5⌋ is 0 for a base of 1 to 4.
         answer["notes"] = {"base": f"Contested, a base of {request['base']} has Core 0: every "

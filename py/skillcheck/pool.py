@@ -13,6 +13,7 @@ from math import comb
 
 from .draw import Draw, check_dice
 from .errors import InvalidRequest
+from .exact import tally
 from .request import Flag, Whole, read_list
 from .system import System, odds_from
 
@@ -264,19 +265,20 @@ def odds(request: dict) -> dict:
     total = FACES ** pool.trait
     ways = success_ways(pool)
     if pool.dr is None:
-        totals: dict[int, Fraction] = {}
-        for (_, successes), w in ways.items():
-            totals[successes] = totals.get(successes, 0) + Fraction(w, total)
+        totals = tally(ways.items(), lambda counted: counted[1], total)  # the successes
         return {"outcomes": {"secret": Fraction(1)}, "success": None, "totals": totals}
+
+    def judged(counted: tuple[int, int]) -> str:
+        natural, successes = counted
+        return degree(increments(successes, pool.dr), natural < pool.dr <= successes)
+
     outcomes: dict[str, Fraction] = {}
     if pool.flub_possible:
         # Every die succeeds naturally; a roll with three or more 10s is flubbed instead.
         flubbed = sum(comb(10, j) * 9 ** (10 - j) for j in range(3, 11))
         outcomes["flubbed"] = Fraction(flubbed, total)
         ways[(10, 10)] -= flubbed
-    for (natural, successes), w in ways.items():
-        name = degree(increments(successes, pool.dr), natural < pool.dr <= successes)
-        outcomes[name] = outcomes.get(name, 0) + Fraction(w, total)
+    outcomes |= tally(ways.items(), judged, total)
     return odds_from(outcomes, WINNERS)
 
 

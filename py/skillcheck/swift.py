@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from .draw import Draw
-from .exact import sum_ways
+from .exact import sum_ways, tally
 from .pool import (
     BONUS,
     DEGREES,
@@ -98,12 +96,12 @@ def resolve(request: dict, draw: Draw) -> dict:
 def odds(request: dict) -> dict:
     """Before the roll: `luck_spend`, chosen after seeing the dice, is ignored like a draw."""
     trait, skill, bonus, luck, _ = _read(request)
+    target = trait + skill
     sums = sum_ways(range(1, FACES + 1), 2)[2]
-    counts: dict[str, int] = {}
-    for natural, ways in sums.items():
-        name = _degree(natural, trait + skill, *points(natural, trait + skill, bonus, luck))[0]
-        counts[name] = counts.get(name, 0) + ways
-    return odds_from({name: Fraction(n, FACES ** 2) for name, n in counts.items()}, WINNERS)
+    return odds_from(tally(
+        sums.items(),
+        lambda natural: _degree(natural, target, *points(natural, target, bonus, luck))[0],
+        FACES ** 2), WINNERS)
 
 
 SYSTEM = System(
