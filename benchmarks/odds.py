@@ -92,7 +92,7 @@ def pool_case() -> Case:
 def fluke_case() -> Case:
     request = {"system": "fluke", "dice_count": 20, "base": 40, "penalty": 5, "plan": 3,
                "insurance": 5}
-    check = fluke_system._read(request)
+    check = fluke_system.read(request)
 
     def outcome(dice):
         return fluke_system.judge(check, dice.count(1), sum(d for d in dice if d > 1))[0]

@@ -207,7 +207,7 @@ def _single(check: Check, draw: Draw) -> dict:
         explain += lines
     return {"system": "flip", "mode": check.mode, "outcome": outcome, "success": success,
             **flipped.result(check.dtn), "explain": explain,
-            "request": check.head | flipped.echo()}
+            "request": check.echo([flipped.echo()])}
 
 
 def _opposed(check: Check, draw: Draw) -> dict:
@@ -234,7 +234,7 @@ def _opposed(check: Check, draw: Draw) -> dict:
             "success": outcome == "initiator", "tiebreak": tiebreak,
             "margin": mine.total - theirs.total,
             "initiator": mine.result(None), "opponent": theirs.result(None), "explain": explain,
-            "request": check.head | {"initiator": mine.echo(), "opponent": theirs.echo()}}
+            "request": check.echo([mine.echo(), theirs.echo()])}
 
 
 def _team(check: Check, draw: Draw) -> dict:
@@ -280,8 +280,7 @@ def _team(check: Check, draw: Draw) -> dict:
             "granted": {"flip": team_flip, "shift": team_shift},
             "primary": flipped.result(dtn) | {"outcome": outcome, "success": outcome in WINNERS},
             "secondaries": secondaries, "explain": explain,
-            "request": check.head | {"primary": flipped.echo(),
-                                     "secondaries": [f.echo() for f in flips]}}
+            "request": check.echo([flipped.echo(), *(f.echo() for f in flips)])}
 
 
 RESOLVERS = {"unopposed": _single, "aspect": _single, "opposed": _opposed, "team": _team}

@@ -69,13 +69,25 @@ class Side:
 @dataclass(frozen=True)
 class Check:
     """A checked request: its mode, DTN (None when secret or opposed) and sides in order —
-    (side,), (initiator, opponent) or (primary, *secondaries)."""
+    (side,), (initiator, opponent) or (primary, *secondaries). `head` is its top-level fields
+    as checked."""
 
     mode: str
     dtn: int | None
     sides: tuple[Side, ...]
     head: dict
     gm_raise: bool = False  # team: a helper's bad failure raises the DTN one rating
+
+    def echo(self, sides: list[dict]) -> dict:
+        """The request as checked, each side (in the order of `self.sides`) as flipped, with its
+        cards, so it replays to the same result."""
+        if self.mode == "opposed":
+            initiator, opponent = sides
+            return self.head | {"initiator": initiator, "opponent": opponent}
+        if self.mode == "team":
+            primary, *secondaries = sides
+            return self.head | {"primary": primary, "secondaries": secondaries}
+        return self.head | sides[0]
 
 
 def cards_needed(n: int) -> tuple[int, bool]:

@@ -25,6 +25,8 @@ XP_PER_POINT = 2  # "2 experience points is enough to protect against a single o
 
 @dataclass(frozen=True)
 class Check:
+    """A d6 pool request, checked."""
+
     count: int
     base: int
     penalty: int
@@ -40,8 +42,14 @@ class Check:
         # actual target number is 7."
         return self.base + self.penalty - self.plan
 
+    def echo(self, dice: list[int]) -> dict:
+        """The request as checked, with its roll, so it replays to the same result."""
+        return {"system": "fluke", "dice_count": self.count, "base": self.base,
+                "penalty": self.penalty, "plan": self.plan, "challenge": self.challenge,
+                "insurance": self.insurance, "dice": dice}
 
-def _read(request: dict) -> Check:
+
+def read(request: dict) -> Check:
     no_secret(request)
     return Check(DICE_COUNT.read(request), BASE.read(request), PENALTY.read(request),
                  PLAN.read(request), CHALLENGE.read(request), INSURANCE.read(request))
@@ -68,7 +76,7 @@ def judge(check: Check, ones_rolled: int, above_one: int) -> tuple[str, int, int
 
 
 def resolve(request: dict, draw: Draw) -> dict:
-    check = _read(request)
+    check = read(request)
     dice = draw.dice(check.count, FACES, request.get("dice"), "dice")
     outcome, ones, insured, total = judge(check, dice.count(1), sum(d for d in dice if d > 1))
     target = check.target
@@ -90,17 +98,14 @@ def resolve(request: dict, draw: Draw) -> dict:
     else:
         relation = "greater than" if total > target else "not greater than"
         explain.append(f"Total {total} is {relation} {target}: {outcome}.")
-    checked = {"system": "fluke", "dice_count": check.count, "base": check.base,
-               "penalty": check.penalty, "plan": check.plan, "challenge": check.challenge,
-               "insurance": check.insurance, "dice": dice}
     return {"system": "fluke", "outcome": outcome, "success": outcome == "success", "dice": dice,
             "ones": ones, "insured": insured, "total": total, "target": target, "xp_spent": xp,
-            "explain": explain, "request": checked}
+            "explain": explain, "request": check.echo(dice)}
 
 
 def odds(request: dict) -> dict:
     """Over the 6**n rolls: j ones in C(n, j) places, the other dice summing over faces 2..6."""
-    check = _read(request)
+    check = read(request)
     rest = sum_ways(range(2, FACES + 1), check.count)
     rolls = (((ones_rolled, above_one), comb(check.count, ones_rolled) * ways)
              for ones_rolled in range(check.count + 1)

@@ -76,13 +76,16 @@ def luck_offers(outcome_with: Callable[[int], str], outcome: str,
 
 
 @dataclass(frozen=True)
-class Pool:
+class Check:
+    """A d10 pool request, checked."""
+
     trait: int
     skill: int
     dr: int | None  # None: the GM keeps it secret
     bonus: int
     luck: int
     luck_spend: int | None = None  # chosen after the roll; None: only to reach the DR
+    secret: bool = False  # asked as a secret roll (kept when the GM reveals the DR)
 
     @property
     def flub_possible(self) -> bool:
@@ -94,17 +97,25 @@ class Pool:
         # Lockpicking table: Dexterity 1-3 against a difficulty of 4 — "task is too difficult".
         return self.dr is not None and self.trait < self.dr
 
+    def echo(self, dice: list[int]) -> dict:
+        """The request as checked, with its roll, so it replays to the same result."""
+        chosen = {} if self.luck_spend is None else {"luck_spend": self.luck_spend}
+        return {"system": "pool", "trait": self.trait, "skill": self.skill, "bonus": self.bonus,
+                "luck": self.luck, "secret": self.secret, **chosen,
+                **({} if self.dr is None else {"dr": self.dr}), "dice": dice}
 
-def read(request: dict) -> Pool:
+
+def read(request: dict) -> Check:
     trait, skill = TRAIT.read(request), SKILL.read(request)
     # "sometimes the Gamemaster may opt to keep this a secret"
-    dr = None if SECRET.read(request) and request.get("dr") is None else DR.read(request)
+    secret = SECRET.read(request)
+    dr = None if secret and request.get("dr") is None else DR.read(request)
     luck = LUCK.read(request)
     chosen = read_luck_spend(request, luck)
     if chosen is not None and dr is None:
         raise InvalidRequest("luck_spend",
                              "the DR is secret: Luck is chosen once the GM reveals it")
-    return Pool(trait, skill, dr, BONUS.read(request), luck, chosen)
+    return Check(trait, skill, dr, BONUS.read(request), luck, chosen, secret)
 
 
 @dataclass(frozen=True)
@@ -116,7 +127,7 @@ class Spend:
     luck_used: int
 
 
-def spend(dice: list[int], pool: Pool) -> Spend:
+def spend(dice: list[int], pool: Check) -> Spend:
     """Spend bonus (and maybe luck) points on a roll, one increment lowering one die by 1.
 
     "a +1 bonus to a skill can change one die by one increment" and "The same applies if the
@@ -148,36 +159,29 @@ def _cheapest(costs: list[int], points: int) -> tuple[int, int]:
 
 def resolve(request: dict, draw: Draw) -> dict:
     pool = read(request)
-    checked = {"system": "pool", "trait": pool.trait, "skill": pool.skill, "bonus": pool.bonus,
-               "luck": pool.luck, "secret": SECRET.read(request)}
-    if pool.luck_spend is not None:
-        checked["luck_spend"] = pool.luck_spend
-    if pool.dr is not None:
-        checked["dr"] = pool.dr
     if pool.too_difficult:
-        return _too_difficult(request, pool, checked)
+        return _too_difficult(request, pool)
     dice = draw.dice(pool.trait, FACES, request.get("dice"), "dice")
-    checked["dice"] = dice
-    return {"system": "pool", **judge(dice, pool), "request": checked}
+    return {"system": "pool", **judge(pool, dice), "request": pool.echo(dice)}
 
 
-def _too_difficult(request: dict, pool: Pool, checked: dict) -> dict:
+def _too_difficult(request: dict, pool: Check) -> dict:
     """Trait below DR: "task is too difficult", nothing is rolled. A secret roll the GM reveals
     with such a DR was rolled already: its dice stay in the result and judge nothing."""
-    rolled = request.get("dice") if checked["secret"] else None
+    rolled = request.get("dice") if pool.secret else None
     dice = check_dice(rolled, pool.trait, FACES, "dice") if rolled else []
     if not dice and read_list(request, "dice", "", FACES):
         raise InvalidRequest("dice", "must be empty: no dice are rolled when Trait is below DR")
-    checked["dice"] = dice
     said = ("the dice rolled in secret judge nothing" if dice else "no dice are rolled")
     return {"system": "pool", "outcome": "too difficult", "success": False, "dice": dice,
             "adjusted": [], "succeeded": [], "natural_successes": 0, "successes": 0,
-            "ios": None, "bonus_used": 0, "luck_used": 0, "luck_offers": [], "request": checked,
+            "ios": None, "bonus_used": 0, "luck_used": 0, "luck_offers": [],
+            "request": pool.echo(dice),
             "explain": [f"Trait {pool.trait} is below DR {pool.dr}: the task is too difficult,"
                         f" {said}."]}
 
 
-def judge(dice: list[int], pool: Pool) -> dict:
+def judge(pool: Check, dice: list[int]) -> dict:
     """Everything a roll of the pool decides, with the sentences that explain it."""
     natural = sum(face <= pool.skill for face in dice)
     points = spend(dice, pool)
@@ -217,7 +221,7 @@ def judge(dice: list[int], pool: Pool) -> dict:
             "luck_offers": offers, "explain": explain}
 
 
-def _buying_spends(dice: list[int], pool: Pool) -> list[int]:
+def _buying_spends(dice: list[int], pool: Check) -> list[int]:
     """The Luck spends (at most the Luck offered) that buy one more die each: the cheapest
     failing dice, in turn, past what the bonus pays for."""
     spends, spent = [], 0
@@ -228,14 +232,14 @@ def _buying_spends(dice: list[int], pool: Pool) -> list[int]:
     return spends
 
 
-def _degree_with(dice: list[int], pool: Pool, natural: int, luck_spend: int) -> str:
+def _degree_with(dice: list[int], pool: Check, natural: int, luck_spend: int) -> str:
     """The degree of the same dice had the player chosen to spend `luck_spend` Luck."""
     chosen = replace(pool, luck_spend=luck_spend)
     successes = natural + len(spend(dice, chosen).bought)
     return degree(increments(successes, pool.dr), natural < pool.dr <= successes)
 
 
-def _explain_points(dice: list[int], pool: Pool, points: Spend, successes: int) -> list[str]:
+def _explain_points(dice: list[int], pool: Check, points: Spend, successes: int) -> list[str]:
     said = []
     if points.bought:
         lowered = ", ".join(f"{dice[i]} to {pool.skill}" for i in sorted(points.bought))
@@ -282,7 +286,7 @@ def odds(request: dict) -> dict:
     return odds_from(outcomes, WINNERS)
 
 
-def success_ways(pool: Pool) -> dict[tuple[int, int], int]:
+def success_ways(pool: Check) -> dict[tuple[int, int], int]:
     """Of the 10**trait rolls, how many give each (natural successes, successes after points).
 
     The natural successes are placed first (C(trait, n) · skill**n ways); the failing dice then go
