@@ -22,7 +22,7 @@ from skillcheck import fluke as fluke_system
 from skillcheck import odds, resolve
 from skillcheck import pool as pool_system
 from skillcheck.draw import DECK, card_value
-from skillcheck.flip_rules import grants, judge, opposed_winner, secondary_dtn, team_bonus
+from skillcheck.flip.rules import grants, judge, opposed_winner, secondary_dtn, team_bonus
 
 TARGET_RATIO = 50
 REPLAYED = 30

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import InvalidRequest
-from .request import Choice, Flag, Whole, as_object, path, read_list
-from .skills import BY_NAME
+from ..errors import InvalidRequest
+from ..request import Choice, Flag, Whole, as_object, path, read_list
+from ..skills import BY_NAME
 
 DECK_SIZE = 52
 MAX_SECONDARIES = 8
@@ -238,7 +238,7 @@ def read_dtn(request: dict, secret: bool) -> tuple[int | None, dict]:
     return dtn, {"dtn": dtn, **echo}
 
 
-def read_check(request: dict) -> Check:
+def read(request: dict) -> Check:
     """Check a whole flip request in any of its four modes."""
     mode = MODE.read(request)
     head = {"system": "flip", "mode": mode}

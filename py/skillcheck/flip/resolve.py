@@ -1,29 +1,17 @@
-"""Seed 000, the card flip: flip cards for a skill, keep one, add the aspect, meet the DTN.
-
-The rulings live in flip_rules, shared with flip_odds; this module draws each side's cards and
-tells the player what happened in sentences they can check against the rulebook.
-"""
+"""The card flip drawn: each side's cards, the one kept, and what happened in sentences the
+player can check against the rulebook. The rulings themselves live in rules.py, shared with
+odds.py."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .draw import Draw, card_value
-from .errors import InvalidRequest
-from .flip_odds import odds
-from .flip_rules import (
-    DIFFICULTY,
-    DTN,
-    GM_RAISE,
-    GM_TAKE7,
+from ..draw import Draw, card_value
+from ..errors import InvalidRequest
+from ..request import path
+from ..skills import BY_NAME
+from .rules import (
     KEEP,
-    LADDER,
-    MAX_SECONDARIES,
-    MODE,
-    MODES,
-    OUTCOMES,
-    SECRET,
-    SIDE_FIELDS,
     WINNERS,
     Check,
     Side,
@@ -35,13 +23,10 @@ from .flip_rules import (
     rating_above,
     rating_below,
     rating_of,
-    read_check,
+    read,
     secondary_dtn,
     team_bonus,
 )
-from .request import path
-from .skills import BY_NAME, SKILLS
-from .system import System
 
 
 def number(x: int) -> str:
@@ -287,16 +272,6 @@ RESOLVERS = {"unopposed": _single, "aspect": _single, "opposed": _opposed, "team
 
 
 def resolve(request: dict, draw: Draw) -> dict:
-    check = read_check(request)
+    check = read(request)
     return RESOLVERS[check.mode](check, draw)
 
-
-SYSTEM = System(
-    name="flip", label="Card flip", seed="000", button="Flip",
-    outcomes=OUTCOMES, winners=WINNERS, resolve=resolve, odds=odds,
-    fields=(MODE, *SIDE_FIELDS, DTN, DIFFICULTY, SECRET, GM_TAKE7, GM_RAISE), modes=MODES,
-    extra={"skills": [skill.describe() for skill in SKILLS],
-           "ladder": [{"name": name, "dtn": dtn} for name, dtn in LADDER],
-           "side_fields": [spec.name for spec in SIDE_FIELDS],
-           "max_secondaries": MAX_SECONDARIES},
-)
