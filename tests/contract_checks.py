@@ -1,4 +1,4 @@
-"""Checks every system's results and odds must pass (CONTRACT.md), shared by the system tests."""
+"""Checks every system's results and odds must pass (docs/contract.md), shared by system tests."""
 
 from __future__ import annotations
 

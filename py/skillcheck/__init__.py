@@ -2,7 +2,7 @@
 
     resolve(request, rng=None) -> result dict       odds(request) -> {"outcomes", "success", ...}
 
-Both speak the JSON shape of CONTRACT.md and raise only InvalidRequest. Pure Python, standard
+Both speak the JSON shape of docs/contract.md and raise only InvalidRequest. Pure Python, standard
 library only, the same under CPython and Pyodide.
 """
 
