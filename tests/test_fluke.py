@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 import itertools
+from functools import partial
 
+import contract_checks as contract
 import icepool
 import pytest
-from contract_checks import (
-    check_fair_faces,
-    check_frequencies,
-    check_odds,
-    check_result,
-    check_seeded,
-    tally,
-)
 from hypothesis import given
 from hypothesis import strategies as st
 from skillcheck import SYSTEMS, InvalidRequest, odds, resolve
 
-
-def fluke(**fields) -> dict:
-    return {"system": "fluke", **fields}
+fluke = partial(dict, system="fluke")  # fluke(dice_count=3) is a request
 
 
 def reference(ones_rolled, above_one, count, target, challenge=False, insurance=0) -> str:
@@ -141,9 +133,9 @@ CASES = [(count, target, challenge, insurance)
 def test_odds_match_enumeration(count, target, challenge, insurance):
     request = fluke(dice_count=count, base=target, challenge=challenge, insurance=insurance)
     rolls = itertools.product(range(1, 7), repeat=count)
-    expected = tally(((1, roll) for roll in rolls),
+    expected = contract.tally(((1, roll) for roll in rolls),
                      lambda roll: judge_roll(roll, target, challenge, insurance))
-    assert check_odds(request) == expected
+    assert contract.check_odds(request) == expected
 
 
 @pytest.fixture(scope="module")
@@ -158,22 +150,22 @@ def d6_tallies():
 ])
 def test_big_pool_odds_match_icepool(d6_tallies, count, target, challenge, insurance):
     request = fluke(dice_count=count, base=target, challenge=challenge, insurance=insurance)
-    expected = tally(d6_tallies[count],
+    expected = contract.tally(d6_tallies[count],
                      lambda v: reference(v[0], v[1], count, target, challenge, insurance))
-    assert check_odds(request) == expected
+    assert contract.check_odds(request) == expected
 
 
 def test_frequencies_agree_with_odds():
-    check_frequencies(fluke(dice_count=4, base=10, penalty=2, plan=1, insurance=1))
+    contract.check_frequencies(fluke(dice_count=4, base=10, penalty=2, plan=1, insurance=1))
 
 
 def test_unseeded_d6s_are_fair():
-    check_fair_faces(fluke(dice_count=20), 6, 5_000)
+    contract.check_fair_faces(fluke(dice_count=20), 6, 5_000)
 
 
 def test_seeds_replay():
-    check_seeded(fluke(dice_count=5, plan=2, insurance=1))
-    check_seeded(fluke(dice_count=2, challenge=True))
+    contract.check_seeded(fluke(dice_count=5, plan=2, insurance=1))
+    contract.check_seeded(fluke(dice_count=2, challenge=True))
 
 
 @given(count=st.integers(1, 20), base=st.integers(-100, 100), penalty=st.integers(-100, 100),
@@ -185,7 +177,7 @@ def test_any_valid_request_gives_a_checked_result(count, base, penalty, plan, ch
     request = fluke(dice_count=count, base=base, penalty=penalty, plan=plan, challenge=challenge,
                     insurance=insurance, dice=dice)
     result = resolve(request)
-    check_result(result, request)
+    contract.check_result(result, request)
     target = 8 if challenge else base + penalty - plan
     assert result["target"] == target and result["xp_spent"] == 2 * insurance
     assert result["ones"] + result["insured"] == result["dice"].count(1)

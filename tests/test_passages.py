@@ -3,23 +3,15 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 
+import contract_checks as contract
 import pytest
-from contract_checks import (
-    check_fair_faces,
-    check_frequencies,
-    check_odds,
-    check_result,
-    check_seeded,
-    tally,
-)
 from hypothesis import given
 from hypothesis import strategies as st
 from skillcheck import SYSTEMS, InvalidRequest, odds, resolve
 
-
-def passages(**fields) -> dict:
-    return {"system": "passages", **fields}
+passages = partial(dict, system="passages")  # passages(base=50) is a request
 
 
 def reference(roll: int, value: int) -> str:
@@ -76,7 +68,7 @@ def test_mastered_95_contested():
     # "A Mastered Skill of 95 renders a Core of 19, a noodge over one in six cases."
     request = passages(base=95, contested=True)
     assert resolve({**request, "dice": [19]})["value"] == 19
-    chances = check_odds(request)
+    chances = contract.check_odds(request)
     at_or_under_core = chances["double down"] + chances["success"]
     assert at_or_under_core == Fraction(19, 100)
     assert Fraction(1, 6) < at_or_under_core < Fraction(1, 5)
@@ -87,7 +79,7 @@ def test_practice_needs_no_roll():
     result = resolve(passages(base=5, practice=True))
     assert (result["outcome"], result["success"], result["dice"], result["roll"]) == (
         "success", True, [], None)
-    check_result(result, passages(base=5, practice=True))
+    contract.check_result(result, passages(base=5, practice=True))
     assert odds(passages(base=5, practice=True)) == {"outcomes": {"success": "1"}, "success": "1"}
 
 
@@ -111,20 +103,21 @@ def test_described_for_forms():
 @pytest.mark.parametrize("base", range(1, 101))
 def test_odds_match_enumeration(base, contested):
     value = base // 5 if contested else base
-    expected = tally(((1, roll) for roll in range(1, 101)), lambda roll: reference(roll, value))
-    assert check_odds(passages(base=base, contested=contested)) == expected
+    expected = contract.tally(((1, roll) for roll in range(1, 101)),
+                              lambda roll: reference(roll, value))
+    assert contract.check_odds(passages(base=base, contested=contested)) == expected
 
 
 def test_frequencies_agree_with_odds():
-    check_frequencies(passages(base=40))
+    contract.check_frequencies(passages(base=40))
 
 
 def test_unseeded_d100s_are_fair():
-    check_fair_faces(passages(base=50), 100, 50_000)
+    contract.check_fair_faces(passages(base=50), 100, 50_000)
 
 
 def test_seeds_replay():
-    check_seeded(passages(base=60, contested=True))
+    contract.check_seeded(passages(base=60, contested=True))
 
 
 @given(base=st.integers(1, 100), contested=st.booleans(), practice=st.booleans(),
@@ -132,7 +125,7 @@ def test_seeds_replay():
 def test_any_valid_request_gives_a_checked_result(base, contested, practice, dice):
     request = passages(base=base, contested=contested, practice=practice, dice=dice)
     result = resolve(request)
-    check_result(result, request)
+    contract.check_result(result, request)
     if not practice:
         value = base // 5 if contested else base
         assert result["outcome"] == reference(result["roll"], value)

@@ -5,24 +5,16 @@ from __future__ import annotations
 import itertools
 import time
 from fractions import Fraction
+from functools import partial
 
+import contract_checks as contract
 import icepool
 import pytest
-from contract_checks import (
-    check_fair_faces,
-    check_frequencies,
-    check_odds,
-    check_result,
-    check_seeded,
-    tally,
-)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from skillcheck import SYSTEMS, InvalidRequest, odds, resolve
 
-
-def pool(**fields) -> dict:
-    return {"system": "pool", **fields}
+pool = partial(dict, system="pool")  # pool(trait=5, skill=7, dr=3) is a request
 
 
 def reference(dice, skill, dr, bonus=0, luck=0) -> dict:
@@ -167,7 +159,7 @@ def test_too_difficult_takes_no_dice():
     result = resolve(pool(trait=3, skill=7, dr=4, dice=[]))
     assert (result["outcome"], result["dice"], result["adjusted"], result["ios"]) == (
         "too difficult", [], [], None)
-    check_result(result, pool(trait=3, skill=7, dr=4))
+    contract.check_result(result, pool(trait=3, skill=7, dr=4))
     with pytest.raises(InvalidRequest, match="^dice: "):
         resolve(pool(trait=3, skill=7, dr=4, dice=[1, 2, 3]))
     with pytest.raises(InvalidRequest, match="^dice: "):
@@ -188,7 +180,7 @@ def test_secret_dr_spends_bonus_but_no_luck_and_the_gm_reveals():
     secret = resolve(request)
     assert (secret["outcome"], secret["success"], secret["ios"]) == ("secret", None, None)
     assert (secret["successes"], secret["bonus_used"], secret["luck_used"]) == (2, 2, 0)
-    check_result(secret, request)
+    contract.check_result(secret, request)
     revealed = resolve({**secret["request"], "dr": 3})
     assert revealed["dice"] == secret["dice"]
     assert (revealed["outcome"], revealed["luck_used"], revealed["successes"]) == ("barely", 3, 3)
@@ -206,7 +198,7 @@ def test_a_secret_roll_revealed_above_the_trait_is_too_difficult_and_keeps_its_d
     assert revealed["dice"] == revealed["request"]["dice"] == [1, 2, 9]
     assert (revealed["successes"], revealed["bonus_used"], revealed["luck_used"]) == (0, 0, 0)
     assert resolve(revealed["request"]) == revealed
-    check_result(revealed, revealed["request"])
+    contract.check_result(revealed, revealed["request"])
     assert resolve(pool(trait=3, skill=7, secret=True, dr=4))["dice"] == []
     with pytest.raises(InvalidRequest, match="^dice: "):
         resolve(pool(trait=3, skill=7, secret=True, dr=4, dice=[1, 2]))
@@ -218,7 +210,7 @@ def test_secret_odds_give_the_successes():
     assert answer["success"] is None
     totals = {int(k): Fraction(p) for k, p in answer["totals"].items()}
     rolls = itertools.product(range(1, 11), repeat=2)
-    assert totals == tally(((1, r) for r in rolls),
+    assert totals == contract.tally(((1, r) for r in rolls),
                            lambda r: reference(r, 5, None, bonus=1)["successes"])
 
 
@@ -241,21 +233,21 @@ SMALL = [(trait, skill, dr, bonus, luck)
 
 def enumerated(trait, skill, dr, bonus, luck):
     rolls = itertools.product(range(1, 11), repeat=trait)
-    return tally(((1, roll) for roll in rolls),
+    return contract.tally(((1, roll) for roll in rolls),
                  lambda roll: reference(roll, skill, dr, bonus, luck)["outcome"])
 
 
 @pytest.mark.parametrize(("trait", "skill", "dr", "bonus", "luck"), SMALL)
 def test_odds_match_enumeration(trait, skill, dr, bonus, luck):
     request = pool(trait=trait, skill=skill, dr=dr, bonus=bonus, luck=luck)
-    assert check_odds(request) == enumerated(trait, skill, dr, bonus, luck)
+    assert contract.check_odds(request) == enumerated(trait, skill, dr, bonus, luck)
 
 
 @pytest.mark.parametrize(("skill", "dr", "bonus", "luck"), [(4, 3, 3, 5), (6, 4, 1, 2),
                                                             (2, 2, 7, 0), (8, 4, 0, 1)])
 def test_odds_match_enumeration_of_four_dice(skill, dr, bonus, luck):
     request = pool(trait=4, skill=skill, dr=dr, bonus=bonus, luck=luck)
-    assert check_odds(request) == enumerated(4, skill, dr, bonus, luck)
+    assert contract.check_odds(request) == enumerated(4, skill, dr, bonus, luck)
 
 
 @settings(max_examples=60, deadline=None)
@@ -265,7 +257,7 @@ def test_any_small_pool_odds_match_enumeration(trait, skill, dr, bonus, luck):
     request = pool(trait=trait, skill=skill, dr=dr, bonus=bonus, luck=luck)
     expected = ({"too difficult": 1} if trait < dr else
                 enumerated(trait, skill, dr, bonus, luck))
-    assert check_odds(request) == expected
+    assert contract.check_odds(request) == expected
 
 
 def test_forced_dice_and_seed_are_ignored_by_odds():
@@ -284,8 +276,9 @@ def ten_d10():
 ])
 def test_ten_dice_odds_match_icepool(ten_d10, skill, dr, bonus, luck):
     request = pool(trait=10, skill=skill, dr=dr, bonus=bonus, luck=luck)
-    expected = tally(ten_d10, lambda roll: reference(roll, skill, dr, bonus, luck)["outcome"])
-    assert check_odds(request) == expected
+    expected = contract.tally(ten_d10,
+                              lambda roll: reference(roll, skill, dr, bonus, luck)["outcome"])
+    assert contract.check_odds(request) == expected
 
 
 @pytest.mark.parametrize(("trait", "skill", "dr"), [(1, 1, 1), (5, 3, 2), (7, 7, 4), (10, 5, 9)])
@@ -303,22 +296,22 @@ def test_flubbed_chance_is_icepool_count_of_tens():
 
 
 def test_frequencies_agree_with_odds():
-    check_frequencies(pool(trait=6, skill=6, dr=3, bonus=2, luck=3))
+    contract.check_frequencies(pool(trait=6, skill=6, dr=3, bonus=2, luck=3))
 
 
 def test_secret_frequencies_agree_with_totals():
     request = pool(trait=5, skill=4, bonus=3, secret=True)
     totals = {int(k): Fraction(p) for k, p in odds(request)["totals"].items()}
-    check_frequencies(request, totals, lambda result: result["successes"], runs=20_000)
+    contract.check_frequencies(request, totals, lambda result: result["successes"], runs=20_000)
 
 
 def test_unseeded_d10s_are_fair():
-    check_fair_faces(pool(trait=10, skill=5, dr=5), 10, 10_000)
+    contract.check_fair_faces(pool(trait=10, skill=5, dr=5), 10, 10_000)
 
 
 def test_seeds_replay():
-    check_seeded(pool(trait=7, skill=5, dr=3, bonus=2, luck=2))
-    check_seeded(pool(trait=7, skill=5, secret=True))
+    contract.check_seeded(pool(trait=7, skill=5, dr=3, bonus=2, luck=2))
+    contract.check_seeded(pool(trait=7, skill=5, secret=True))
     assert resolve(pool(trait=7, skill=5, dr=3, seed=1)) != resolve(pool(trait=7, skill=5, dr=3,
                                                                           seed=2))
 
@@ -349,7 +342,7 @@ def pool_requests(draw):
 @given(pool_requests())
 def test_any_valid_request_gives_a_checked_result(request):
     result = resolve(request)
-    check_result(result, request)
+    contract.check_result(result, request)
     if result["outcome"] != "too difficult":
         expected = reference(request["dice"], request["skill"], request.get("dr"),
                              request["bonus"], request["luck"])

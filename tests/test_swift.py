@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from functools import partial
 
+import contract_checks as contract
 import icepool
 import pytest
-from contract_checks import check_frequencies, check_odds, check_result, check_seeded, tally
 from hypothesis import given
 from hypothesis import strategies as st
 from skillcheck import SYSTEMS, InvalidRequest, odds, resolve
 
 ROLLS = list(itertools.product(range(1, 11), repeat=2))
-
-
-def swift(**fields) -> dict:
-    return {"system": "swift", **fields}
+swift = partial(dict, system="swift")  # swift(trait=6, skill=8) is a request
 
 
 def reference(dice, trait, skill, bonus=0, luck=0) -> dict:
@@ -119,9 +117,9 @@ def test_described_for_forms():
 @pytest.mark.parametrize(("trait", "skill"), [(1, 1), (3, 6), (5, 5), (10, 10), (8, 2)])
 def test_odds_match_enumeration(trait, skill, bonus, luck):
     request = swift(trait=trait, skill=skill, bonus=bonus, luck=luck)
-    expected = tally(((1, roll) for roll in ROLLS),
+    expected = contract.tally(((1, roll) for roll in ROLLS),
                      lambda roll: reference(roll, trait, skill, bonus, luck)["outcome"])
-    assert check_odds(request) == expected
+    assert contract.check_odds(request) == expected
 
 
 @pytest.mark.parametrize("target", range(2, 21))
@@ -132,11 +130,11 @@ def test_success_without_points_is_icepool_sum(target):
 
 
 def test_frequencies_agree_with_odds():
-    check_frequencies(swift(trait=5, skill=5, bonus=1, luck=2))
+    contract.check_frequencies(swift(trait=5, skill=5, bonus=1, luck=2))
 
 
 def test_seeds_replay():
-    check_seeded(swift(trait=6, skill=3, bonus=1, luck=1))
+    contract.check_seeded(swift(trait=6, skill=3, bonus=1, luck=1))
 
 
 @given(trait=st.integers(1, 10), skill=st.integers(1, 10), bonus=st.integers(0, 100),
@@ -145,6 +143,6 @@ def test_seeds_replay():
 def test_any_valid_request_gives_a_checked_result(trait, skill, bonus, luck, dice):
     request = swift(trait=trait, skill=skill, bonus=bonus, luck=luck, dice=dice)
     result = resolve(request)
-    check_result(result, request)
+    contract.check_result(result, request)
     expected = reference(result["dice"], trait, skill, bonus, luck)
     assert {key: result[key] for key in expected} == expected
