@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .draw import Draw
 from .exact import sum_ways, tally
@@ -54,7 +54,7 @@ def read(request: dict) -> Check:
                  read_luck_spend(request, luck))
 
 
-def points(check: Check, natural: int) -> tuple[int, int]:
+def points(check: Check, natural: int, luck_spend: int | None) -> tuple[int, int]:
     """(bonus used, luck used) on a natural roll; each point lowers the roll by 1.
 
     "The same applies if the player wants to spend any Luck Points on the roll": bonus always
@@ -62,35 +62,30 @@ def points(check: Check, natural: int) -> tuple[int, int]:
     — unless the player chose `luck_spend` after the roll: that much, as far as the roll goes.
     """
     bonus_used = min(check.bonus, natural - LOWEST)
-    if check.luck_spend is not None:
-        return bonus_used, min(check.luck_spend, natural - bonus_used - LOWEST)
+    if luck_spend is not None:
+        return bonus_used, min(luck_spend, natural - bonus_used - LOWEST)
     gap = natural - bonus_used - check.target
     return bonus_used, gap if 0 < gap <= check.luck else 0
 
 
-def _degree(check: Check, natural: int, bonus_used: int, luck_used: int
-            ) -> tuple[str, int, int]:
+def _degree(natural: int, target: int, bonus_used: int, luck_used: int) -> tuple[str, int, int]:
     """(degree, IoS, roll) of a natural roll lowered by the points used."""
     roll = natural - bonus_used - luck_used
     # "If the target is matched or rolled under, it is a success."
-    ios = increments(check.target, roll)
-    return degree(ios, natural > check.target >= roll), ios, roll
-
-
-def _degree_with(check: Check, natural: int) -> str:
-    """The degree of a natural roll with the points `check` spends on it."""
-    return _degree(check, natural, *points(check, natural))[0]
+    ios = increments(target, roll)
+    return degree(ios, natural > target >= roll), ios, roll
 
 
 def judge(check: Check, natural: int) -> dict:
     """What a natural roll against the target decides, and what more Luck could make of it."""
-    bonus_used, luck_used = points(check, natural)
-    outcome, ios, roll = _degree(check, natural, bonus_used, luck_used)
+    target = check.target
+    bonus_used, luck_used = points(check, natural, check.luck_spend)
+    outcome, ios, roll = _degree(natural, target, bonus_used, luck_used)
     # Each point lowers the roll by one, down to 2: every spend up to that may change the degree.
     offers = luck_offers(
-        lambda n: _degree_with(replace(check, luck_spend=n), natural),
+        lambda n: _degree(natural, target, *points(check, natural, n))[0],
         outcome, range(min(check.luck, natural - bonus_used - LOWEST) + 1))
-    return {"outcome": outcome, "success": outcome in WINNERS, "target": check.target,
+    return {"outcome": outcome, "success": outcome in WINNERS, "target": target,
             "natural_roll": natural, "roll": roll, "ios": ios, "bonus_used": bonus_used,
             "luck_used": luck_used, "luck_offers": offers}
 
@@ -120,10 +115,12 @@ def resolve(request: dict, draw: Draw) -> dict:
 
 def odds(request: dict) -> dict:
     """Before the roll: `luck_spend`, chosen after seeing the dice, is ignored like a draw."""
-    check = replace(read(request), luck_spend=None)
+    check = read(request)
     sums = sum_ways(range(1, FACES + 1), 2)[2]
-    return odds_from(tally(sums.items(), lambda natural: _degree_with(check, natural),
-                           FACES ** 2), WINNERS)
+    return odds_from(tally(
+        sums.items(),
+        lambda natural: _degree(natural, check.target, *points(check, natural, None))[0],
+        FACES ** 2), WINNERS)
 
 
 SYSTEM = System(
