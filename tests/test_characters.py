@@ -29,7 +29,7 @@ from app.characters import (
     undo_spend,
     with_sheet,
 )
-from app.history import RollLog
+from app.log_model import RollLog
 from app.storage import FieldError, MemoryStorage
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

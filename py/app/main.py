@@ -1,8 +1,8 @@
 """Boot: wire the page's events to the rules engine, then mark <html data-ready="true">.
 
 Data flows one way — form → request → skillcheck → result → HTML — except the player's choice of
-another card, which is the last result's own request with `keep` added (check.py holds the
-result side; table.py the roll log; roster_view.py the saved characters). Every handler is
+another card, which is the last result's own request with `keep` added (result_panel.py holds the
+result side; log_panel.py the roll log; characters_panel.py the saved characters). Every handler is
 guarded: InvalidRequest is shown beside its field, anything else as a plain sentence (details go
 to the console), so no traceback ever reaches the page.
 """
@@ -18,10 +18,10 @@ from pyscript import document, web, when, window
 from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
-from app import browser, check, forms, links, page, report, roster_view, table
+from app import browser, characters_panel, dom, forms, links, log_panel, result_html, result_panel
+from app.browser import SOMETHING_WRONG, explain_invalid, guarded, trouble
 from app.characters import CHARACTERS_KEY
-from app.history import LOG_KEY
-from app.ui import SOMETHING_WRONG, explain_invalid, guarded, trouble
+from app.log_model import LOG_KEY
 
 ODDS_DELAY = 0.12  # seconds of quiet typing before the odds are worked out again
 
@@ -30,8 +30,8 @@ state = {"odds_task": None, "noted": []}  # noted: (form, field) of the engine's
 
 
 def request_now() -> dict:
-    system, mode = page.shown()
-    return forms.request_from(system, mode, page.controls(page.active_form()))
+    system, mode = dom.shown()
+    return forms.request_from(system, mode, dom.controls(dom.active_form()))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -39,18 +39,18 @@ def request_now() -> dict:
 # ---------------------------------------------------------------------------------------------
 
 def show_odds() -> None:
-    form = page.active_form()
-    page.clear_errors(form)
+    form = dom.active_form()
+    dom.clear_errors(form)
     trouble("")
-    system, _ = page.shown()
+    system, _ = dom.shown()
     try:
         request = request_now()
-        roster_view.check_spend(request)
+        characters_panel.check_spend(request)
         odds = skillcheck.odds(request)
     except InvalidRequest as error:
-        web.page["odds"].innerHTML = report.problem_html(explain_invalid(form, error))
+        web.page["odds"].innerHTML = result_html.problem_html(explain_invalid(form, error))
         return
-    web.page["odds"].innerHTML = report.odds_html(odds, skillcheck.SYSTEMS[system])
+    web.page["odds"].innerHTML = result_html.odds_html(odds, skillcheck.SYSTEMS[system])
     show_notes(form, odds.get("notes") or {})
 
 
@@ -58,9 +58,9 @@ def show_notes(form, notes: dict[str, str]) -> None:
     """The engine's notes on the request, each beside its field, before anything is rolled
     (a contested Passages base with Core 0); notes no longer true are taken away."""
     for old_form, field in state["noted"]:
-        page.set_note(old_form, field, None)
+        dom.set_note(old_form, field, None)
     for field, text in notes.items():
-        page.set_note(form, field, text)
+        dom.set_note(form, field, text)
     state["noted"] = [(form, field) for field in notes]
 
 
@@ -70,7 +70,7 @@ async def _odds_soon() -> None:
         show_odds()
     except Exception:
         window.console.error(traceback.format_exc())
-        web.page["odds"].innerHTML = report.problem_html(SOMETHING_WRONG)
+        web.page["odds"].innerHTML = result_html.problem_html(SOMETHING_WRONG)
 
 
 def odds_soon() -> None:
@@ -88,7 +88,7 @@ def odds_soon() -> None:
 def on_submit(event) -> None:
     event.preventDefault()
     if document.documentElement.dataset.ready == "true":
-        check.perform(request_now(), animate=True)
+        result_panel.perform(request_now(), animate=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -97,13 +97,13 @@ def on_submit(event) -> None:
 
 def show_system() -> None:
     """After the pickers change: the button's word, the link, a clean result, fresh odds."""
-    system, mode = page.shown()
+    system, mode = dom.shown()
     description = skillcheck.SYSTEMS.get(system, {})
     web.page["roll"].textContent = description.get("button") or "Roll"
     window.history.replaceState(None, "", forms.fragment(system, mode))
-    check.clear(description.get("button") or "Roll")
-    page.sync(page.active_form())
-    roster_view.render()
+    result_panel.clear(description.get("button") or "Roll")
+    dom.sync(dom.active_form())
+    characters_panel.render()
     show_odds()
 
 
@@ -117,8 +117,8 @@ def on_change(event) -> None:
         show_system()
         return
     if target.hasAttribute("data-skill-picker"):
-        page.apply_skill(target, SKILLS)
-    page.sync(page.active_form())
+        dom.apply_skill(target, SKILLS)
+    dom.sync(dom.active_form())
     odds_soon()
 
 
@@ -136,16 +136,16 @@ def on_form_button(event) -> None:
     if is_none(button):
         return
     if button.hasAttribute("data-step"):
-        page.step(button)
+        dom.step(button)
     elif button.hasAttribute("data-add-item"):
-        page.repeat_add(button.getAttribute("data-add-item"))
-        for picker in page.active_form().find("[data-skill-picker]"):
-            page.apply_skill(picker._dom_element, SKILLS)
+        dom.repeat_add(button.getAttribute("data-add-item"))
+        for picker in dom.active_form().find("[data-skill-picker]"):
+            dom.apply_skill(picker._dom_element, SKILLS)
     elif button.hasAttribute("data-remove-item"):
-        page.repeat_remove(button)
+        dom.repeat_remove(button)
     else:
         return
-    page.sync(page.active_form())
+    dom.sync(dom.active_form())
     odds_soon()
 
 
@@ -155,16 +155,16 @@ def open_link(fresh: bool) -> None:
     if fresh:
         web.page["check"].reset()
         for group in web.page.find("#check [data-repeat]"):
-            page.reset_repeat(group.getAttribute("data-repeat"))
+            dom.reset_repeat(group.getAttribute("data-repeat"))
         for picker in web.page.find("[data-skill-picker]"):
-            page.apply_skill(picker._dom_element, SKILLS)
+            dom.apply_skill(picker._dom_element, SKILLS)
     fragment = str(window.location.hash)
     if links.is_replay(fragment):
         open_replay(fragment)
         return
     wanted = forms.route(fragment)
-    if wanted and not page.choose(wanted.get("system"), wanted.get("mode")):
-        page.choose("flip", "unopposed")
+    if wanted and not dom.choose(wanted.get("system"), wanted.get("mode")):
+        dom.choose("flip", "unopposed")
     show_system()
 
 
@@ -173,28 +173,28 @@ def open_replay(fragment: str) -> None:
     address, so reloading shows it again."""
     try:
         request = links.read_link(fragment)["request"]
-        page.choose(request.get("system"), request.get("mode"))
+        dom.choose(request.get("system"), request.get("mode"))
     except links.LinkError:
-        pass  # check.open_replay says what is wrong with it
+        pass  # result_panel.open_replay says what is wrong with it
     show_system()
-    if check.open_replay(fragment):
+    if result_panel.open_replay(fragment):
         window.history.replaceState(None, "", fragment)
 
 
 def fill_form(mode: str | None, values: dict) -> None:
     """A saved character's pick: its mode shown if it needs another, then its values, with the
     chosen skill's own aspect hint and specializations; the sheet's ticks win over the skill's."""
-    system, shown_mode = page.shown()
-    if mode and mode != shown_mode and page.choose(system, mode):
+    system, shown_mode = dom.shown()
+    if mode and mode != shown_mode and dom.choose(system, mode):
         show_system()
-    form = page.active_form()
-    page.clear_errors(form)
-    page.set_values(form, values)
+    form = dom.active_form()
+    dom.clear_errors(form)
+    dom.set_values(form, values)
     for picker in form.find("[data-skill-picker]"):
         if picker.name in values:
-            page.apply_skill(picker._dom_element, SKILLS)
-    page.set_values(form, values)
-    page.sync(form)
+            dom.apply_skill(picker._dom_element, SKILLS)
+    dom.set_values(form, values)
+    dom.sync(form)
     odds_soon()
 
 
@@ -210,9 +210,9 @@ def on_storage(event) -> None:
     """Another tab saved: take in its log entries and characters (a null key: all cleared)."""
     key = event.key
     if is_none(key) or key == LOG_KEY:
-        table.refresh()
+        log_panel.refresh()
     if is_none(key) or key == CHARACTERS_KEY:
-        roster_view.refresh()
+        characters_panel.refresh()
 
 
 @when("pagehide", window)
@@ -227,11 +227,12 @@ def boot() -> None:
     seed = forms.seed_from(window.location.search)
     storage, warnings = browser.local_storage()
     failed = [name for name, step in (
-        ("the roll log", lambda: table.start(storage, warnings, seed)),
-        ("the characters", lambda: roster_view.start(storage, fill_form)),
-        ("the last roll", lambda: check.start(random.Random(seed) if seed is not None else None,
-                                              table.log() and table.log().last_check())),
-        ("the skill lists", lambda: page.fill_skills(list(SKILLS.values()))),
+        ("the roll log", lambda: log_panel.start(storage, warnings, seed)),
+        ("the characters", lambda: characters_panel.start(storage, fill_form)),
+        ("the last roll", lambda: result_panel.start(
+            random.Random(seed) if seed is not None else None,
+            log_panel.log() and log_panel.log().last_check())),
+        ("the skill lists", lambda: dom.fill_skills(list(SKILLS.values()))),
         ("the link", _open_address),
     ) if not _step(step)]
     if seed is not None:
@@ -248,7 +249,7 @@ def _open_address() -> None:
     """The address's form and link, keeping whatever the player typed while Python was loading;
     one that cannot be opened leaves the first form shown, and still counts as failed."""
     if not _step(lambda: open_link(fresh=False)):
-        page.choose("flip", "unopposed")
+        dom.choose("flip", "unopposed")
         show_system()
         raise RuntimeError("the address could not be opened")
 

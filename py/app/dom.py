@@ -22,7 +22,7 @@ from pyscript import document, web, window
 from pyscript.ffi import is_none
 
 from . import forms
-from .report import sentence_case
+from .result_html import sentence_case
 
 
 def checked(name: str) -> str | None:
