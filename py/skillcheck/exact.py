@@ -53,8 +53,9 @@ def tally(ways: Iterable[tuple[object, int | Fraction]], judge: Callable[[object
     equally likely draws it stands for (or with its chance, out of 1); `judge` gives a kind of
     draw its verdict. Verdicts come in the order first met; those with no chance are left out.
 
-    Every system's odds are this one loop over its own space of draws, judged by the same rule
-    its `resolve` uses, so a drawn result and its odds cannot disagree.
+    The odds of the card flip, the d10 pool, Swift and the d6 pool are this one loop over each
+    system's own space of draws, judged by the same rule its `resolve` uses, so a drawn result
+    and its odds cannot disagree. (Passages' bands are runs of rolls: it counts their widths.)
     """
     counts: dict = {}
     for draw, weight in ways:
