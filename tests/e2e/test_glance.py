@@ -23,17 +23,21 @@ def screen(request, module_contexts, app_url) -> Page:
     return page
 
 
+SEEN = """s => { const el = document.querySelector(s), r = el.getBoundingClientRect();
+    if (!(r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight
+          && r.right <= innerWidth)) return false;
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return el === top || el.contains(top); }"""  # wholly on screen, and not under the roll bar
+
+
 def in_view(page: Page, selector: str) -> bool:
-    """Whether the whole of the element is on the screen now, without scrolling."""
-    return page.evaluate("""s => { const r = document.querySelector(s).getBoundingClientRect();
-        return r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight
-               && r.right <= innerWidth; }""", selector)
+    """Whether the element is on the screen now, uncovered, without scrolling."""
+    return page.evaluate(SEEN, selector)
 
 
 def comes_into_view(page: Page, selector: str) -> None:
-    """Wait for a (smooth) scroll to bring the element on screen."""
-    page.wait_for_function("""s => { const r = document.querySelector(s).getBoundingClientRect();
-        return r.top >= 0 && r.bottom <= innerHeight; }""", arg=selector)
+    """Wait for the page's own scroll to bring the element on screen, uncovered."""
+    page.wait_for_function(SEEN, arg=selector)
 
 
 @pytest.mark.parametrize(("system", "mode"), list(FORM_IDS), ids=lambda v: str(v))
