@@ -90,3 +90,17 @@ def test_without_characters_the_character_bar_is_one_row(screen):
     pick = screen.get_by_label("Character", exact=True).bounding_box()
     assert abs(new["y"] - pick["y"]) < pick["height"]  # side by side, not stacked
     assert who["height"] <= 150
+
+
+def test_on_a_320_px_phone_every_stepper_shows_its_number(module_contexts, app_url):
+    page = module_contexts(viewport={"width": 320, "height": 640}).new_page()
+    page.goto(app_url + "#system=flip")
+    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    for system, mode in FORM_IDS:  # room for two digits between − and +
+        form = open_form(page, system, mode)
+        squeezed = form.locator(".stepper input").evaluate_all(
+            "els => els.filter(el => el.getClientRects().length)"
+            "          .filter(el => { const s = getComputedStyle(el); return el.clientWidth"
+            "            - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) < 26; })"
+            "          .map(el => el.id)")
+        assert not squeezed, (system, mode, squeezed)
