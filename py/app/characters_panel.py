@@ -129,33 +129,22 @@ def caps() -> None:
     dom.set_cap(dom.active_form(), resource.field, most, note)
 
 
-def _less(record: dict, field: str, already: int) -> dict:
-    """`record` with `already` (what the check shown took before it was re-judged) off `field`."""
-    return {**record, field: record[field] - already} if already else record
-
-
 def check_spend(request: dict, already: int = 0) -> None:
     """Before rolling: FieldError beside the Luck or Insurance box when the picked character
-    cannot offer what the request offers, beyond the `already` it took for the same dice."""
+    cannot offer what the request offers, beyond the `already` it took for the same draw."""
     character = picked()
-    resource = RESOURCES.get(request.get("system"))
-    if resource and already:
-        request = _less(request, resource.field, already)
-    problem = character and spend_problem(character, request)
+    problem = character and spend_problem(character, request, already)
     if problem:
         raise FieldError(RESOURCES[request["system"]].field, problem)
 
 
 def spend(result: dict, already: int = 0) -> tuple[dict | None, str | None]:
     """Take what `result` spent from the picked character, less the `already` taken for the same
-    dice before they were judged again: (spend record or None, a problem to show or None)."""
+    draw before it was judged again: (spend record or None, a problem to show or None)."""
     if picked() is None:
         return None, None
-    resource = RESOURCES.get(result.get("system"))
-    if resource and already:
-        result = _less(result, resource.spent, min(already, result[resource.spent]))
     try:  # against the stock stored now: another tab may have spent meanwhile
-        _, record, warnings = roster().spend(state["picked"], result)
+        _, record, warnings = roster().spend(state["picked"], result, already)
     except SpendError as error:
         render()
         return None, str(error)

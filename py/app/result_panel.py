@@ -14,6 +14,7 @@ from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
 from . import browser, characters_panel, dom, forms, links, log_panel, result_html
+from .characters import already_spent
 from .log_model import reveal_request, strip_draw
 from .result_notes_html import (
     REVEAL,
@@ -44,8 +45,7 @@ def perform(request: dict, animate: bool, refit: bool = False) -> None:
     card chosen, or Luck spent, on the check shown), the shown check's log entry is amended
     rather than a second one added; a card count the choice changed is the engine's to fit."""
     earlier = state["shown"] if refit else None
-    # Luck the check shown already took from the character: a re-judged check takes the rest.
-    already = int(earlier["result"].get("luck_used") or 0) if earlier else 0
+    already = already_spent(earlier and earlier["result"])
     form = dom.active_form()
     dom.clear_errors(form)
     browser.trouble("")
