@@ -6,7 +6,6 @@ Names and notes are player text: they reach the page as text or escaped, never a
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from html import escape
 
 import skillcheck
@@ -29,26 +28,28 @@ from .characters import (
     read_file,
     spend_problem,
 )
-from .storage import FieldError, Storage
+from .session import Session
+from .storage import FieldError
 
 PICKED_KEY = "skillcheck.picked"
 GROUPS = tuple(character_form.GROUPS)
-state: dict = {"roster": None, "storage": None, "picked": None, "editing": None,
-               "fill": None}
+session: Session  # handed in by main.py at boot (start)
 
 
 def roster() -> Roster:
-    return state["roster"]
+    return session.roster
 
 
-def start(storage: Storage, fill_form: Callable[[str | None, dict], None]) -> None:
-    """Load the characters; `fill_form(mode, values)` puts a pick into the check form."""
-    state.update(roster=Roster(storage), storage=storage, fill=fill_form)
+def start(booted: Session) -> None:
+    """Load the characters; the session's `fill_form(mode, values)` puts a pick into the form."""
+    global session
+    session = booted
+    session.roster = Roster(session.storage)
     try:
-        picked = int(storage.get(PICKED_KEY) or 0)
+        picked = int(session.storage.get(PICKED_KEY) or 0)
     except Exception:  # unreadable storage, or not a number: nobody is picked
         picked = 0
-    state["picked"] = picked if roster().get(picked) else None
+    session.picked = picked if roster().get(picked) else None
     skills = skillcheck.SYSTEMS.get("flip", {}).get("skills", [])
     template = document.getElementById("flip_skills-template").content
     template.querySelector("select").insertAdjacentHTML("beforeend", dom.skill_options(skills))
@@ -67,7 +68,7 @@ def refresh() -> None:
 
 
 def picked() -> dict | None:
-    return roster().get(state["picked"]) if state["picked"] else None
+    return roster().get(session.picked) if session.picked else None
 
 
 def say(message: str, problem: bool = False) -> None:
@@ -77,12 +78,12 @@ def say(message: str, problem: bool = False) -> None:
 
 
 def _pick(character_id: int | None) -> None:
-    state["picked"] = character_id
+    session.picked = character_id
     try:
         if character_id:
-            state["storage"].set(PICKED_KEY, str(character_id))
+            session.storage.set(PICKED_KEY, str(character_id))
         else:
-            state["storage"].remove(PICKED_KEY)
+            session.storage.remove(PICKED_KEY)
     except Exception:  # which character is picked is a convenience: never worth a warning
         pass
 
@@ -144,7 +145,7 @@ def spend(result: dict, already: int = 0) -> tuple[dict | None, str | None]:
     if picked() is None:
         return None, None
     try:  # against the stock stored now: another tab may have spent meanwhile
-        _, record, warnings = roster().spend(state["picked"], result, already)
+        _, record, warnings = roster().spend(session.picked, result, already)
     except SpendError as error:
         render()
         return None, str(error)
@@ -170,7 +171,8 @@ def on_pick(event) -> None:
     if character is None or not name:
         return
     system, mode = dom.shown()
-    state["fill"](*character_form.form_values(system, mode, name, fill(character, system, name)))
+    values = fill(character, system, name)
+    session.fill_form(*character_form.form_values(system, mode, name, values))
     web.page["who-pick"].value = ""  # the same pick can fill the form again after edits
     say(f"{character['name']}: {name} is in the form. The GM sets the difficulty and "
         "modifiers.")
@@ -182,7 +184,7 @@ def on_undo(event) -> None:
     if picked() is None:
         return
     try:  # the last spend as stored now: an undo in another tab has already given it back
-        _, undo, warnings = roster().undo(state["picked"])
+        _, undo, warnings = roster().undo(session.picked)
     except SpendError as error:
         say(str(error))
         render()
@@ -233,7 +235,7 @@ def _editor():
 
 
 def open_editor(character: dict | None) -> None:
-    state["editing"] = character["id"] if character else None
+    session.editing = character["id"] if character else None
     form = _editor()
     dom.clear_errors(form)
     web.page["editor-error"].textContent = ""
@@ -264,8 +266,8 @@ def save() -> None:
     try:
         fields, where = character_form.character_fields(
             forms.tree_from(dom.controls(form, closed_too=True)))
-        if state["editing"]:
-            character = edited(roster().get(state["editing"]), **fields)
+        if session.editing:
+            character = edited(roster().get(session.editing), **fields)
             warnings = roster().update(character)
         else:
             character, warnings = roster().create(fields.pop("name"), **fields)
@@ -316,14 +318,14 @@ def on_editor_button(event) -> None:
     elif button.id == "editor-cancel":
         close_editor()
     elif button.id == "editor-delete":
-        character = roster().get(state["editing"])
+        character = roster().get(session.editing)
         browser.ask(f"Delete {character['name']}? Their sheet, Luck and XP are forgotten; the "
                     "log keeps what they spent.", "Delete", lambda: delete(character))
 
 
 def delete(character: dict) -> None:
     warnings = roster().delete(character["id"])
-    if state["picked"] == character["id"]:
+    if session.picked == character["id"]:
         _pick(None)
     close_editor()
     say(" ".join([f"Deleted {character['name']}.", *warnings]))
