@@ -26,13 +26,13 @@ from datetime import datetime
 from skillcheck import SYSTEMS
 from skillcheck.skills import BY_NAME
 
-from .collection import Collection
+from .collection import Collection, items_of
 from .storage import (
     FieldError,
+    FileRefused,
     Storage,
     dump,
     parse,
-    stamp,
     text_field,
     utc_now,
     whole,
@@ -56,7 +56,7 @@ class SpendError(ValueError):
     """A spend or undo refused; the message is for the player."""
 
 
-class CharactersFileError(ValueError):
+class CharactersFileError(FileRefused):
     """A characters file refused whole; the message is for the player and nothing changed."""
 
 
@@ -403,10 +403,7 @@ def read_file(text: object) -> list[dict]:
     first problem otherwise. Stricter than loading from storage: nothing is left out quietly."""
     try:
         data = parse(text, KIND, LONGEST_FILE)
-        raws = data.get("characters")
-        if not isinstance(raws, list):
-            raise FieldError("characters", "must be a list")
-        whole(data.get("next_id"), "next_id", 1, 2**52)
+        raws, _ = items_of(data, Roster.ITEMS)
         if not raws:
             raise ValueError("it holds no characters")
         if len(raws) > MOST_CHARACTERS:
@@ -474,6 +471,7 @@ class Roster(Collection):
     LABEL = "characters"
     ITEMS = "characters"
     LONGEST = LONGEST_FILE
+    FILE = "characters"
     NOUN = ("character", "characters")
 
     def __init__(self, storage: Storage, *, key: str = CHARACTERS_KEY,
@@ -569,10 +567,6 @@ class Roster(Collection):
         return character, record, warnings
 
     # -- export, import
-
-    def export_name(self) -> str:
-        """A file name for the export: "skillcheck-characters-2026-11-29.json" (the UTC date)."""
-        return f"skillcheck-characters-{stamp(self.clock())[:10]}.json"
 
     def replaced_by(self, characters: list[dict]) -> list[dict]:
         """The characters here that merging `characters` would replace (the same name in any

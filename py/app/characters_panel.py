@@ -10,13 +10,11 @@ from html import escape
 
 import skillcheck
 from pyscript import document, web, when
-from pyscript.ffi import is_none
 
 from . import browser, character_form, dom, forms, log_panel
 from .browser import guarded
 from .characters import (
     RESOURCES,
-    CharactersFileError,
     Roster,
     SpendError,
     counted,
@@ -34,6 +32,8 @@ from .storage import FieldError
 PICKED_KEY = "skillcheck.picked"
 GROUPS = tuple(character_form.GROUPS)
 session: Session  # handed in by main.py at boot (start)
+BAR = browser.FileBar("who-status")
+say = BAR.say
 
 
 def roster() -> Roster:
@@ -69,12 +69,6 @@ def refresh() -> None:
 
 def picked() -> dict | None:
     return roster().get(session.picked) if session.picked else None
-
-
-def say(message: str, problem: bool = False) -> None:
-    status = web.page["who-status"]
-    status.textContent = message
-    status._dom_element.classList.toggle("problem", problem)
 
 
 def _pick(character_id: int | None) -> None:
@@ -199,33 +193,27 @@ def on_undo(event) -> None:
 @when("click", "#who-export")
 @guarded
 def on_export(event) -> None:
-    count = len(roster().all())
-    browser.download(roster().export_name(), roster().export_json())
-    say(f"Exported {counted(count)} as {roster().export_name()}.")
+    BAR.export(roster().export_name(), roster().export_json(), counted(len(roster().all())))
 
 
 @when("change", "#who-import")
 @guarded
 async def on_import(event) -> None:
-    text = await browser.chosen_text(event)
-    if text is None:
-        return
-    try:
-        characters = read_file(text)
-        replaced = roster().replaced_by(characters)
-    except CharactersFileError as error:
-        say(str(error), problem=True)
-        return
+    await BAR.import_file(event, import_plan)
+
+
+def import_plan(text: str) -> browser.ImportPlan:
+    """A characters file is merged in, after a question when it replaces characters here."""
+    characters = read_file(text)
+    replaced = roster().replaced_by(characters)
 
     def merge() -> None:
         added, replacing, warnings = roster().merge(characters)
         say(" ".join([import_summary(added, replacing), *warnings]), problem=bool(warnings))
         render()
 
-    if replaced:
-        browser.ask(import_question(len(characters), replaced), "Import and replace", merge)
-    else:
-        merge()
+    question = replaced and import_question(len(characters), replaced)
+    return question or None, "Import and replace", merge
 
 
 # ---- the editor ----------------------------------------------------------------------------------
@@ -283,16 +271,10 @@ def save() -> None:
     render()
 
 
-@when("click", "#who-new")
+@when("click", "#who-new, #who-edit")
 @guarded
-def on_new(event) -> None:
-    open_editor(None)
-
-
-@when("click", "#who-edit")
-@guarded
-def on_edit(event) -> None:
-    open_editor(picked())
+def on_new_or_edit(event) -> None:
+    open_editor(picked() if event.currentTarget.id == "who-edit" else None)
 
 
 @when("submit", "#character-form")
@@ -302,25 +284,21 @@ def on_save(event) -> None:
     save()
 
 
-@when("click", "#character-form")
-@guarded
-def on_editor_button(event) -> None:
-    button = event.target.closest("button")
-    if is_none(button):
+@browser.button_clicks("#character-form")
+def on_editor_button(button) -> None:
+    if dom.repeat_button(button, added=_focus_first):
         return
-    if button.hasAttribute("data-add-item"):
-        group = button.getAttribute("data-add-item")
-        dom.repeat_add(group)
-        rows = web.page.find(f'[data-repeat="{group}"] [data-repeat-item]')
-        rows[len(rows) - 1].find("input, select")[0]._dom_element.focus()
-    elif button.hasAttribute("data-remove-item"):
-        dom.repeat_remove(button)
-    elif button.id == "editor-cancel":
+    if button.id == "editor-cancel":
         close_editor()
     elif button.id == "editor-delete":
         character = roster().get(session.editing)
         browser.ask(f"Delete {character['name']}? Their sheet, Luck and XP are forgotten; the "
                     "log keeps what they spent.", "Delete", lambda: delete(character))
+
+
+def _focus_first(row) -> None:
+    """A row just added: its first box takes the focus, to be typed in."""
+    row.find("input, select")[0]._dom_element.focus()
 
 
 def delete(character: dict) -> None:

@@ -12,11 +12,13 @@ from pyscript.ffi import is_none
 
 from . import browser, log_html
 from .browser import guarded
-from .log_model import LogFileError, RollLog
+from .log_model import RollLog
 from .session import Session, Shown
 from .storage import MemoryStorage
 
 session: Session  # handed in by main.py at boot (start)
+BAR = browser.FileBar("log-status")
+say = BAR.say
 
 
 def log() -> RollLog:
@@ -39,12 +41,6 @@ def refresh() -> None:
     """Another tab changed the log: take its entries in and redraw the list."""
     if log().refresh():
         render()
-
-
-def say(message: str, problem: bool = False) -> None:
-    status = web.page["log-status"]
-    status.textContent = message
-    status._dom_element.classList.toggle("problem", problem)
 
 
 def render() -> None:
@@ -123,21 +119,18 @@ def on_more(event) -> None:
 @when("click", "#log-export")
 @guarded
 def on_export(event) -> None:
-    browser.download(log().export_name(), log().export_json())
-    say(f"Exported {log_html.entries(len(log()))} as {log().export_name()}.")
+    BAR.export(log().export_name(), log().export_json(), log_html.entries(len(log())))
 
 
 @when("change", "#log-import")
 @guarded
 async def on_import(event) -> None:
-    text = await browser.chosen_text(event)
-    if text is None:
-        return
-    try:
-        count, _ = RollLog(MemoryStorage()).import_json(text)  # read it before asking
-    except LogFileError as error:
-        say(str(error), problem=True)
-        return
+    await BAR.import_file(event, import_plan)
+
+
+def import_plan(text: str) -> browser.ImportPlan:
+    """A log file replaces the log, after a question when the log holds anything."""
+    count, _ = RollLog(MemoryStorage()).import_json(text)  # read it before asking
 
     def replace() -> None:
         _, warnings = log().import_json(text)
@@ -145,11 +138,9 @@ async def on_import(event) -> None:
         say(" ".join([f"Imported {log_html.entries(count)}.", *warnings]))
         render()
 
-    if len(log()):
-        browser.ask(f"Replace your roll log ({log_html.entries(len(log()))}) with this file's "
-                    f"{log_html.entries(count)}?", "Replace my log", replace)
-    else:
-        replace()
+    question = len(log()) and (f"Replace your roll log ({log_html.entries(len(log()))}) with "
+                               f"this file's {log_html.entries(count)}?")
+    return question or None, "Replace my log", replace
 
 
 @when("click", "#log-clear")

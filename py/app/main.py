@@ -132,24 +132,20 @@ def on_input(event) -> None:
         odds_soon()
 
 
-@when("click", "#check")
-@guarded
-def on_form_button(event) -> None:
-    button = event.target.closest("button")
-    if is_none(button):
-        return
+@browser.button_clicks("#check")
+def on_form_button(button) -> None:
     if button.hasAttribute("data-step"):
         dom.step(button)
-    elif button.hasAttribute("data-add-item"):
-        dom.repeat_add(button.getAttribute("data-add-item"))
-        for picker in dom.active_form().find("[data-skill-picker]"):
-            dom.apply_skill(picker._dom_element, SKILLS)
-    elif button.hasAttribute("data-remove-item"):
-        dom.repeat_remove(button)
-    else:
+    elif not dom.repeat_button(button, added=lambda _: apply_skills(dom.active_form())):
         return
     dom.sync(dom.active_form())
     odds_soon()
+
+
+def apply_skills(scope) -> None:
+    """Each skill picker in `scope` shows its skill's aspect, Advanced box, specializations."""
+    for picker in scope.find("[data-skill-picker]"):
+        dom.apply_skill(picker._dom_element, SKILLS)
 
 
 def open_link(fresh: bool) -> None:
@@ -159,8 +155,7 @@ def open_link(fresh: bool) -> None:
         web.page["check"].reset()
         for group in web.page.find("#check [data-repeat]"):
             dom.reset_repeat(group.getAttribute("data-repeat"))
-        for picker in web.page.find("[data-skill-picker]"):
-            dom.apply_skill(picker._dom_element, SKILLS)
+        apply_skills(web.page)
     fragment = str(window.location.hash)
     if links.is_replay(fragment):
         open_replay(fragment)
