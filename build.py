@@ -15,22 +15,21 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
 import threading
 import zipfile
-import zlib
 from functools import partial
 from html.parser import HTMLParser
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from tools import icons
+from tools.browsers import ENGINE_PROGRAMS, find_chromium, find_engines
 from tools.page_macros import MacroError, expand
 
 ROOT = Path(__file__).resolve().parent
@@ -472,64 +471,6 @@ def serve(port: int, prefix: str) -> None:
 # test: a pinned .venv, a fresh build, Chromium, and every test
 # ---------------------------------------------------------------------------------------------
 
-CHROMIUM_PATHS = ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
-
-
-def find_chromium(python: str = sys.executable) -> str | None:
-    """CHROMIUM_PATH, then Debian's Chromium, then a browser Playwright installed itself."""
-    for candidate in (os.environ.get("CHROMIUM_PATH"), *CHROMIUM_PATHS):
-        if candidate and os.access(candidate, os.X_OK):
-            return candidate
-    probe = ("from playwright.sync_api import sync_playwright\n"
-             "with sync_playwright() as p: print(p.chromium.executable_path)")
-    found = subprocess.run([python, "-c", probe], capture_output=True, text=True)
-    path = found.stdout.strip()
-    return path if found.returncode == 0 and path and os.access(path, os.X_OK) else None
-
-
-# How the tests and benchmarks run Chromium: headless here, nothing beyond 127.0.0.1 resolvable.
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check",
-    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE localhost",
-]
-CHROMIUM_LAUNCHER = ROOT / "tools" / "chromium" / "launch"
-
-
-def chromium_launch_args(chromium: str, log: Path | None = None) -> dict:
-    """Playwright's launch options for `chromium`, started through tools/chromium/launch: its
-    heap profiler off (it crashes renderers running Pyodide), its log appended to `log` if given."""
-    env = {**os.environ, "SKILLCHECK_CHROMIUM": chromium}
-    if log is not None:
-        env["SKILLCHECK_CHROMIUM_LOG"] = str(log)
-    return {"executable_path": str(CHROMIUM_LAUNCHER), "args": CHROMIUM_ARGS, "env": env}
-
-
-# The other engines of the cross-engine set (tests/e2e/test_engines.py): WebKitGTK's MiniBrowser
-# driven by WebKitWebDriver under Xvfb, and Firefox ESR over the WebDriver BiDi it speaks itself.
-# program: (environment variable that overrides, Debian's paths, the Debian package that brings it)
-ENGINE_PROGRAMS = {
-    "webkit_driver": ("WEBKIT_DRIVER", ("/usr/bin/WebKitWebDriver",), "webkit2gtk-driver"),
-    "minibrowser": ("MINIBROWSER", tuple(f"/usr/lib/{arch}/webkit2gtk-4.1/MiniBrowser" for arch in (
-        "x86_64-linux-gnu", "aarch64-linux-gnu")), "webkit2gtk-driver"),
-    "xvfb": ("XVFB", ("/usr/bin/Xvfb",), "xvfb"),
-    "firefox": ("FIREFOX_PATH", ("/usr/bin/firefox-esr", "/usr/bin/firefox"), "firefox-esr"),
-}
-
-
-def find_engines() -> tuple[dict[str, str], list[str]]:
-    """({program: path} found, [Debian packages to install for the ones missing])."""
-    found, missing = {}, []
-    for program, (variable, paths, package) in ENGINE_PROGRAMS.items():
-        path = next((p for p in (os.environ.get(variable), *paths) if p and os.access(p, os.X_OK)),
-                    None)
-        if path:
-            found[program] = path
-        elif package not in missing:
-            missing.append(package)
-    return found, missing
-
-
 def ensure_venv(src: Path = ROOT) -> str:
     """.venv with requirements-test.txt installed (again only when that file changes)."""
     venv = src / ".venv"
@@ -570,123 +511,6 @@ def test(pytest_args: list[str]) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
-# icons: a die in front of a playing card, drawn with signed distances, written as PNG
-# ---------------------------------------------------------------------------------------------
-
-THEME = (0x1B, 0x4D, 0x3E)  # the page's felt green (theme-color); the manifest's colours too
-CARD = (0xF4, 0xEC, 0xD8)
-SUIT = (0xB3, 0x26, 0x2E)
-DIE = (0xFF, 0xFF, 0xFF)
-PIP = (0x1B, 0x2A, 0x33)
-ICONS = {  # file: (size, full-bleed background?, scale of the glyph within the icon)
-    "icon-192.png": (192, False, 1.0), "icon-512.png": (512, False, 1.0),
-    "maskable-192.png": (192, True, 0.78), "maskable-512.png": (512, True, 0.78),  # safe zone
-    "apple-touch-icon.png": (180, True, 0.9),
-}
-# The glyph, in icon units (0..1) at scale 1, relative to the centre; turns in radians.
-CARD_AT, CARD_TURN, CARD_HALF, CARD_RADIUS = (-0.1, -0.05), -0.26, (0.19, 0.27), 0.035
-SUIT_AT, SUIT_HALF = (-0.04, -0.09), (0.07, 0.1)  # a diamond, in the card's frame
-DIE_AT, DIE_TURN, DIE_HALF, DIE_RADIUS = (0.11, 0.1), 0.2, 0.19, 0.05
-PIPS, PIP_RADIUS = ((0, 0), (-0.1, -0.1), (0.1, 0.1), (-0.1, 0.1), (0.1, -0.1)), 0.033
-
-
-def _local(x: float, y: float, cx: float, cy: float, turn: float) -> tuple[float, float]:
-    """(x, y) in the frame of a shape centred at (cx, cy) and turned by `turn` radians."""
-    cos, sin = math.cos(turn), math.sin(turn)
-    return (x - cx) * cos + (y - cy) * sin, -(x - cx) * sin + (y - cy) * cos
-
-
-def _rounded(u: float, v: float, half_w: float, half_h: float, radius: float) -> float:
-    """Signed distance to a rounded rectangle centred on the origin (negative inside)."""
-    qx, qy = abs(u) - half_w + radius, abs(v) - half_h + radius
-    return math.hypot(max(qx, 0), max(qy, 0)) + min(max(qx, qy), 0) - radius
-
-
-def _layers(x: float, y: float, full: bool, s: float) -> list[tuple[float, tuple[int, ...]]]:
-    """(distance, colour) of each shape at (x, y), back to front; s scales the glyph."""
-    ground = -1.0 if full else _rounded(x - 0.5, y - 0.5, 0.5, 0.5, 0.2)
-    cu, cv = _local(x, y, 0.5 + CARD_AT[0] * s, 0.5 + CARD_AT[1] * s, CARD_TURN)
-    su, sv = (cu - SUIT_AT[0] * s) / SUIT_HALF[0], (cv - SUIT_AT[1] * s) / SUIT_HALF[1]
-    du, dv = _local(x, y, 0.5 + DIE_AT[0] * s, 0.5 + DIE_AT[1] * s, DIE_TURN)
-    pips = min(math.hypot(du - a * s, dv - b * s) for a, b in PIPS)
-    return [(ground, THEME),
-            (_rounded(cu, cv, CARD_HALF[0] * s, CARD_HALF[1] * s, CARD_RADIUS * s), CARD),
-            ((abs(su) + abs(sv) - s) * 0.058, SUIT),  # roughly the distance to the diamond
-            (_rounded(du, dv, DIE_HALF * s, DIE_HALF * s, DIE_RADIUS * s), DIE),
-            (pips - PIP_RADIUS * s, PIP)]
-
-
-def _pixel(x: float, y: float, full: bool, scale: float, px: float) -> tuple[int, ...]:
-    """Colour at icon coordinates (0..1), each edge anti-aliased over one pixel `px`."""
-    rgb, alpha = (0.0, 0.0, 0.0), 0.0  # premultiplied
-    for distance, colour in _layers(x, y, full, scale):
-        cover = min(max(0.5 - distance / px, 0.0), 1.0)
-        rgb = tuple(c * cover + o * (1 - cover) for c, o in zip(colour, rgb, strict=True))
-        alpha = cover + alpha * (1 - cover)
-    if alpha == 0:
-        return (0, 0, 0, 0)
-    return (*(round(c / alpha) for c in rgb), round(alpha * 255))
-
-
-def draw_icon(size: int, full: bool, scale: float) -> bytes:
-    px = 1 / size
-    rows = [[_pixel((i + 0.5) * px, (j + 0.5) * px, full, scale, px) for i in range(size)]
-            for j in range(size)]
-    return png(rows)
-
-
-def png(rows: list[list[tuple[int, int, int, int]]]) -> bytes:
-    """An 8-bit RGBA PNG of `rows` (lists of (r, g, b, a))."""
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(
-            ">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-    raw = b"".join(b"\0" + bytes(v for pixel in row for v in pixel) for row in rows)
-    header = struct.pack(">IIBBBBB", len(rows[0]), len(rows), 8, 6, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
-
-
-def png_size(data: bytes) -> tuple[int, int]:
-    """(width, height) from a PNG's header."""
-    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
-        raise ValueError("not a PNG")
-    return struct.unpack(">II", data[16:24])
-
-
-def svg_icon() -> str:
-    """The same glyph as a vector favicon (100 units square)."""
-    def hexa(rgb):
-        return "#" + "".join(f"{c:02x}" for c in rgb)
-
-    def turned(at, turn):
-        return f'transform="translate({50 + at[0] * 100:g} {50 + at[1] * 100:g}) ' \
-               f'rotate({math.degrees(turn):.2f})"'
-
-    (cw, ch), (sx, sy), (sw, sh), d = CARD_HALF, SUIT_AT, SUIT_HALF, DIE_HALF
-    suit = " ".join(f"{(sx + u) * 100:g},{(sy + v) * 100:g}"
-                    for u, v in ((0, -sh), (sw, 0), (0, sh), (-sw, 0)))
-    pips = "".join(f'<circle cx="{a * 100:g}" cy="{b * 100:g}" r="{PIP_RADIUS * 100:g}"/>'
-                   for a, b in PIPS)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
-            f'<rect width="100" height="100" rx="20" fill="{hexa(THEME)}"/>'
-            f'<g {turned(CARD_AT, CARD_TURN)}><rect x="{-cw * 100:g}" y="{-ch * 100:g}" '
-            f'width="{cw * 200:g}" height="{ch * 200:g}" rx="{CARD_RADIUS * 100:g}" '
-            f'fill="{hexa(CARD)}"/><polygon points="{suit}" fill="{hexa(SUIT)}"/></g>'
-            f'<g {turned(DIE_AT, DIE_TURN)}><rect x="{-d * 100:g}" y="{-d * 100:g}" '
-            f'width="{d * 200:g}" height="{d * 200:g}" rx="{DIE_RADIUS * 100:g}" '
-            f'fill="{hexa(DIE)}"/><g fill="{hexa(PIP)}">{pips}</g></g></svg>\n')
-
-
-def icons(out: Path = ROOT / "static" / "icons") -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    for name, spec in ICONS.items():
-        (out / name).write_bytes(draw_icon(*spec))
-        print(f"wrote {out / name}")
-    (out / "icon.svg").write_text(svg_icon())
-    print(f"wrote {out / 'icon.svg'}")
-
-
-# ---------------------------------------------------------------------------------------------
 
 def _digest(*parts: bytes) -> str:
     return hashlib.sha256(b"".join(parts)).hexdigest()
@@ -718,7 +542,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         actions = {"vendor": partial(vendor, force=True), "build": lambda: (vendor(), build()),
                    "serve": lambda: serve(getattr(args, "port", 0), getattr(args, "base", "/")),
-                   "icons": icons, "test": lambda: test(extra)}
+                   "icons": icons.icons, "test": lambda: test(extra)}
         result = actions[args.command]()
     except BuildError as error:
         print(f"build.py {args.command}: {error}", file=sys.stderr)

@@ -4,8 +4,8 @@ Playwright drives only Chromium here (its Firefox and WebKit are patched builds 
 So each load starts the engine itself, as a process with a profile of its own (a cold start: no
 cache, no service worker) on the page's address; `timings.js`, which the benchmark puts first in
 the page's <head>, times the page from inside and POSTs its figures to the server that serves it;
-then the process group is ended. The cross-engine e2e tests drive these engines through WebDriver:
-after both land, this could share their launcher; the timing stays in the page either way.
+then the process group is ended. Where the engines are and how they start (Xvfb, Firefox's
+profile, Chromium's launcher) is tools/browsers.py's, shared with the cross-engine e2e tests.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import queue
-import shutil
 import signal
 import subprocess
 import tempfile
@@ -21,13 +20,31 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import build
+from tools import browsers
 
 ENGINES = ("chromium", "firefox", "webkit")
-MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
 REPORT_PATH = "/__timings"
 SCRIPT = "timings.js"
-INSTALL = {"chromium": "apt-get install chromium", "firefox": "apt-get install firefox-esr",
-           "webkit": "apt-get install webkit2gtk-driver xvfb (MiniBrowser comes with WebKitGTK)"}
+CLOSED_PORT = 9  # Firefox's proxy for every other host: nothing answers, nothing leaves
+
+# One roll on a booted app, timed in the page (here and in startup.py's Chromium runs): the roll
+# button clicked, the result's last change ({dom} ms after) and the frame after it ({frame}).
+TIME_ROLL = """async (wait) => {
+  const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  const result = document.querySelector("#result");
+  let last = null;
+  const watch = new MutationObserver(() => { last = performance.now(); });
+  watch.observe(result, { childList: true, subtree: true, characterData: true });
+  const start = performance.now();
+  document.querySelector("#roll").click();
+  await null; // the observer's microtask: a synchronous handler has rendered by now
+  const limit = start + wait;
+  while (last === null && performance.now() < limit) await frame();
+  await frame();
+  const painted = performance.now();
+  watch.disconnect();
+  return last === null ? null : { dom: last - start, frame: painted - start };
+}"""
 
 # In the page, before anything else: when <html data-ready> appears; then, in the app, one roll
 # (click → the result's last change → the next frame), as a player's first roll after ready.
@@ -35,21 +52,12 @@ TIMINGS = """(() => {
   const marks = { ready: null, roll: null, boot: null, engine: navigator.userAgent };
   const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
   const send = () => fetch("REPORT_PATH", { method: "POST", body: JSON.stringify(marks) });
+  const timeRoll = TIME_ROLL;
   async function roll() {
-    const button = document.querySelector("#roll");
-    if (!button) return send();
+    if (!document.querySelector("#roll")) return send();
     for (let i = 0; i < 2; i++) await frame();
-    const result = document.querySelector("#result");
-    let last = null;
-    const watch = new MutationObserver(() => { last = performance.now(); });
-    watch.observe(result, { childList: true, subtree: true, characterData: true });
-    const start = performance.now();
-    button.click();
-    const limit = start + 10000;
-    while (last === null && performance.now() < limit) await frame();
-    await frame();
-    watch.disconnect();
-    marks.roll = last === null ? null : performance.now() - start;
+    const timed = await timeRoll(10000);
+    marks.roll = timed && timed.frame;
     send();
   }
   new MutationObserver((changes, observer) => {
@@ -62,21 +70,7 @@ TIMINGS = """(() => {
     }
   }).observe(document, { attributes: true, attributeFilter: ["data-ready"], subtree: true });
 })();
-""".replace("REPORT_PATH", REPORT_PATH)
-
-FIREFOX_PREFS = {
-    "browser.shell.checkDefaultBrowser": False,
-    "browser.startup.homepage_override.mstone": "ignore",
-    "browser.aboutwelcome.enabled": False, "datareporting.policy.dataSubmissionEnabled": False,
-    "toolkit.telemetry.reportingpolicy.firstRun": False, "app.update.enabled": False,
-    "app.normandy.enabled": False, "browser.safebrowsing.update.enabled": False,
-    "extensions.update.enabled": False, "browser.newtabpage.enabled": False,
-    # Everything but 127.0.0.1 goes to a closed local port: nothing leaves this machine.
-    "network.proxy.type": 1, "network.proxy.http": "127.0.0.1", "network.proxy.http_port": 9,
-    "network.proxy.ssl": "127.0.0.1", "network.proxy.ssl_port": 9,
-    "network.proxy.no_proxies_on": "127.0.0.1", "network.dns.disablePrefetch": True,
-}
-
+""".replace("REPORT_PATH", REPORT_PATH).replace("TIME_ROLL", TIME_ROLL)
 
 class Reporting(build.Handler):
     """build.py's handler, plus the endpoint the page's timings arrive at."""
@@ -106,11 +100,17 @@ def serve(stack: ExitStack, root: Path) -> tuple[str, queue.Queue]:
     return server.start().url, server.reports
 
 
+NEEDS = {"chromium": (), "firefox": ("firefox",), "webkit": ("minibrowser", "xvfb")}
+
+
 def missing(engine: str) -> str | None:
     """Why `engine` cannot run here (with how to install it), or None."""
-    found = {"chromium": build.find_chromium(), "firefox": shutil.which("firefox-esr"),
-             "webkit": os.access(MINIBROWSER, os.X_OK) and shutil.which("Xvfb")}[engine]
-    return None if found else f"no {engine} here: {INSTALL[engine]}"
+    if engine == "chromium":
+        return None if browsers.find_chromium() else "no chromium here: apt-get install chromium"
+    programs, packages = browsers.find_engines()
+    if all(program in programs for program in NEEDS[engine]):
+        return None
+    return f"no {engine} here: apt-get install {' '.join(packages)}"
 
 
 class Launcher:
@@ -118,36 +118,25 @@ class Launcher:
 
     def __init__(self, stack: ExitStack, engine: str):
         self.engine, self.stack, self.display = engine, stack, None
+        self.programs = browsers.find_engines()[0]
         if engine == "webkit":
-            self.display = self._xvfb()
-
-    def _xvfb(self) -> str:
-        read, write = os.pipe()
-        xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x900x24",
-                                 "-nolisten", "tcp"], pass_fds=(write,),
-                                stderr=subprocess.DEVNULL)
-        os.close(write)
-        with os.fdopen(read) as pipe:
-            number = pipe.readline().strip()
-        self.stack.callback(lambda: (xvfb.terminate(), xvfb.wait()))
-        return f":{number}"
+            xvfb, self.display = browsers.start_xvfb(self.programs["xvfb"])
+            stack.callback(lambda: (xvfb.terminate(), xvfb.wait()))
 
     def command(self, url: str, profile: Path) -> tuple[list[str], dict]:
         env = dict(os.environ)
         if self.engine == "chromium":
-            env["SKILLCHECK_CHROMIUM"] = build.find_chromium()
-            return ([str(build.CHROMIUM_LAUNCHER), *build.CHROMIUM_ARGS, "--headless=new",
-                     f"--user-data-dir={profile}", url], env)
+            options = browsers.chromium_launch_args(browsers.find_chromium())
+            return ([options["executable_path"], *options["args"], "--headless=new",
+                     f"--user-data-dir={profile}", url], {**env, **options["env"]})
         if self.engine == "firefox":
-            prefs = "".join(f'user_pref("{name}", {json.dumps(value)});\n'
-                            for name, value in FIREFOX_PREFS.items())
-            (profile / "user.js").write_text(prefs, encoding="utf-8")
+            browsers.firefox_profile(profile, CLOSED_PORT)
             env["MOZ_HEADLESS"] = "1"
-            return (["firefox-esr", "--headless", "--no-remote", "--new-instance",
+            return ([self.programs["firefox"], "--headless", "--no-remote", "--new-instance",
                      "--profile", str(profile), url], env)
         env.update(DISPLAY=self.display, WEBKIT_DISABLE_COMPOSITING_MODE="1")
         env.pop("WAYLAND_DISPLAY", None)
-        return [MINIBROWSER, "--private", url], env
+        return [self.programs["minibrowser"], "--private", url], env
 
     def load(self, url: str, reports: queue.Queue, timeout: float = 300) -> dict | None:
         """The page's timings from one cold start, or None if it sent none within `timeout` s."""

@@ -65,6 +65,7 @@ sys.path.insert(0, str(ROOT))
 import engines  # noqa: E402
 
 import build  # noqa: E402
+from tools import browsers  # noqa: E402
 from tools.snapshot import preload  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "out"
@@ -139,20 +140,8 @@ CLICK = """async (system) => {
   const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
   document.querySelector(`#pick-${system}`).click();
   for (let i = 0; i < 3; i++) await frame();
-  const result = document.querySelector("#result");
-  let last = null;
-  const watch = new MutationObserver(() => { last = performance.now(); });
-  watch.observe(result, { childList: true, subtree: true, characterData: true });
-  const start = performance.now();
-  document.querySelector("#roll").click();
-  await null; // the observer's microtask: a synchronous handler has rendered by now
-  const limit = start + 5000;
-  while (last === null && performance.now() < limit) await frame();
-  await frame();
-  const painted = performance.now();
-  watch.disconnect();
-  return last === null ? null : { dom: last - start, frame: painted - start };
-}"""
+  return (TIME_ROLL)(5000);
+}""".replace("TIME_ROLL", engines.TIME_ROLL)
 
 # An input change on a booted app: when the odds change, and the frames meanwhile.
 ODDS = """async (system) => {
@@ -372,10 +361,10 @@ def server(stack: ExitStack, root: Path, handler: type = build.Handler) -> build
 # --- measuring ---------------------------------------------------------------------------------
 
 def launch_args() -> dict:
-    chromium = build.find_chromium()
+    chromium = browsers.find_chromium()
     if chromium is None:
         raise SystemExit("startup.py: no Chromium (apt-get install chromium, or set CHROMIUM_PATH)")
-    return {**build.chromium_launch_args(chromium), "headless": True}  # the tests' browser
+    return {**browsers.chromium_launch_args(chromium), "headless": True}  # the tests' browser
 
 
 def boot(page: Page, url: str | None = None, timeout: int = TIMEOUT_MS) -> dict:

@@ -15,6 +15,7 @@ from urllib.request import urlopen
 import pytest
 
 import build
+from tools import browsers, icons
 
 PAGE = """<!doctype html><html><head>
 <link rel="manifest" href="manifest.webmanifest">
@@ -210,8 +211,8 @@ def test_server_types_and_sub_path(site, tmp_path):
 # --- icons -----------------------------------------------------------------------------------
 
 def pixels(data: bytes) -> list[bytes]:
-    """Rows of an unfiltered 8-bit RGBA PNG as written by build.png."""
-    width, height = build.png_size(data)
+    """Rows of an unfiltered 8-bit RGBA PNG as written by tools/icons.png."""
+    width, height = icons.png_size(data)
     idat = b"".join(data[i + 8:i + 8 + struct.unpack(">I", data[i:i + 4])[0]]
                     for i in _chunks(data) if data[i + 4:i + 8] == b"IDAT")
     raw = zlib.decompress(idat)
@@ -229,34 +230,34 @@ def _chunks(data: bytes):
 
 def test_png_round_trips():
     rows = [[(255, 0, 0, 255), (0, 255, 0, 128)], [(0, 0, 255, 0), (1, 2, 3, 4)]]
-    data = build.png(rows)
-    assert build.png_size(data) == (2, 2)
+    data = icons.png(rows)
+    assert icons.png_size(data) == (2, 2)
     assert pixels(data) == [bytes([255, 0, 0, 255, 0, 255, 0, 128]),
                             bytes([0, 0, 255, 0, 1, 2, 3, 4])]
     with pytest.raises(ValueError):
-        build.png_size(b"GIF89a" + data)
+        icons.png_size(b"GIF89a" + data)
 
 
 def test_committed_icons_are_what_build_py_draws():
-    icons = build.ROOT / "static/icons"
-    for name, (size, _, _) in build.ICONS.items():
-        assert build.png_size((icons / name).read_bytes()) == (size, size), name
-    assert (icons / "apple-touch-icon.png").read_bytes() == build.draw_icon(*build.ICONS[
+    folder = icons.OUT
+    for name, (size, _, _) in icons.ICONS.items():
+        assert icons.png_size((folder / name).read_bytes()) == (size, size), name
+    assert (folder / "apple-touch-icon.png").read_bytes() == icons.draw_icon(*icons.ICONS[
         "apple-touch-icon.png"])
-    assert (icons / "icon.svg").read_text() == build.svg_icon()
+    assert (folder / "icon.svg").read_text() == icons.svg_icon()
 
 
 def test_icons_are_a_glyph_not_a_blank_square():
     rows = pixels((build.ROOT / "static/icons/icon-192.png").read_bytes())
     colours = {row[i:i + 4] for row in rows for i in range(0, len(row), 4)}
     assert bytes([0, 0, 0, 0]) in colours  # rounded corners are transparent
-    for colour in (build.THEME, build.CARD, build.SUIT, build.DIE, build.PIP):
+    for colour in (icons.THEME, icons.CARD, icons.SUIT, icons.DIE, icons.PIP):
         assert bytes([*colour, 255]) in colours
 
 
 def test_maskable_icons_keep_the_glyph_in_the_safe_zone():
     rows = pixels((build.ROOT / "static/icons/maskable-192.png").read_bytes())
-    theme = bytes([*build.THEME, 255])
+    theme = bytes([*icons.THEME, 255])
     for y, row in enumerate(rows):
         for x in range(192):
             if row[4 * x:4 * x + 4] != theme:  # anything drawn lies within 40% of the centre
@@ -269,20 +270,20 @@ def test_chromium_path_from_the_environment_comes_first(tmp_path, monkeypatch):
     chromium = write(tmp_path / "my-chromium", "#!/bin/sh\n")
     chromium.chmod(0o755)
     monkeypatch.setenv("CHROMIUM_PATH", str(chromium))
-    assert build.find_chromium() == str(chromium)
+    assert browsers.find_chromium() == str(chromium)
 
 
 def test_no_chromium_anywhere_is_reported_as_none(tmp_path, monkeypatch):
     monkeypatch.delenv("CHROMIUM_PATH", raising=False)
-    monkeypatch.setattr(build, "CHROMIUM_PATHS", (str(tmp_path / "no-chromium"),))
-    assert build.find_chromium(python="/bin/false") is None  # nor a Playwright to ask
+    monkeypatch.setattr(browsers, "CHROMIUM_PATHS", (str(tmp_path / "no-chromium"),))
+    assert browsers.find_chromium(python="/bin/false") is None  # nor a Playwright to ask
 
 
 def test_an_engine_from_the_environment_comes_first(tmp_path, monkeypatch):
     firefox = write(tmp_path / "my-firefox", "#!/bin/sh\n")
     firefox.chmod(0o755)
     monkeypatch.setenv("FIREFOX_PATH", str(firefox))
-    assert build.find_engines()[0]["firefox"] == str(firefox)
+    assert browsers.find_engines()[0]["firefox"] == str(firefox)
 
 
 def test_a_missing_engine_stops_the_test_run_with_the_line_that_installs_it(tmp_path, monkeypatch):
@@ -304,7 +305,7 @@ def launched(tmp_path, args: list[str], log: Path | None = None) -> subprocess.C
     """Run tools/chromium/launch with a stand-in Chromium that prints its arguments, one a line."""
     echo = write(tmp_path / "chromium", "#!/bin/sh\nprintf '%s\\n' \"$@\"\necho to-stderr >&2\n")
     echo.chmod(0o755)
-    options = build.chromium_launch_args(str(echo), log=log)
+    options = browsers.chromium_launch_args(str(echo), log=log)
     return subprocess.run([options["executable_path"], *args], env=options["env"],
                           capture_output=True, text=True, check=True)
 

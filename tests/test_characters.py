@@ -16,6 +16,7 @@ from app.characters import (
     CharactersFileError,
     Roster,
     SpendError,
+    already_spent,
     apply_result,
     edited,
     fill,
@@ -270,6 +271,32 @@ def test_nothing_spent_means_no_record(mara):
     result = skillcheck.resolve({"system": "passages", "base": 40, "seed": 1})
     assert apply_result(mara, result) == (mara, None)
     assert apply_result(mara, pool_spending(0)) == (mara, None)
+
+
+def test_luck_spent_after_the_roll_takes_only_the_rest(roster, mara):
+    """Mara offers 3 Luck; the roll needed none; she then spends 2 on an offer, then 3: each
+    re-judging of the same dice takes what the last one did not, and the offer is checked
+    against what she has left plus what the dice already took."""
+    rolled = skillcheck.resolve({"system": "pool", "trait": 3, "skill": 5, "dr": 2, "luck": 3,
+                                 "dice": [2, 3, 9]})
+    assert already_spent(rolled) == 0 and already_spent(None) == 0
+    first = {**pool_spending(2), "request": {**pool_spending(2)["request"], "luck": 3}}
+    character, record, _ = roster.spend(mara["id"], first, already_spent(rolled))
+    assert (character["luck"], record["amount"]) == (1, 2)
+    assert spend_problem(character, first["request"], already_spent(first)) is None
+    assert spend_problem(character, first["request"]) == (
+        "Mara has 1 Luck points: luck can be at most 1.")
+    character, record, _ = roster.spend(mara["id"], pool_spending(3), already_spent(first))
+    assert (character["luck"], record["amount"], record["before"]) == (0, 1, 1)
+    assert roster.spend(mara["id"], pool_spending(3), already_spent(pool_spending(3)))[1] is None
+
+
+def test_what_a_check_already_took_is_its_systems_own_stock():
+    fluke = skillcheck.resolve({"system": "fluke", "dice_count": 3, "insurance": 2,
+                                "dice": [6, 4, 5]})
+    assert already_spent(fluke) == 4  # XP, at 2 a point
+    assert already_spent(skillcheck.resolve({"system": "flip", "rank": 2, "aspect": 3,
+                                             "dtn": 12, "seed": 1})) == 0
 
 
 def test_overspending_is_refused(mara):

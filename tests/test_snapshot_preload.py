@@ -46,3 +46,34 @@ def test_the_rules_package_is_pure_and_goes_into_the_snapshot():
     pure = preload.pure_modules(sources)
     rules = {preload.module_name(path) for path in sources if path.startswith("skillcheck/")}
     assert rules - {"skillcheck.__main__"} <= set(pure)
+
+
+def _sources(package: str) -> dict[str, str]:
+    return {str(path.relative_to(ROOT / "py")): path.read_text(encoding="utf-8")
+            for path in (ROOT / "py" / package).rglob("*.py")}
+
+
+def browser_modules(sources: dict[str, str]) -> set[str]:
+    """The app modules that import the browser, themselves or through another app module."""
+    names = {preload.module_name(path) for path in sources}
+    return names - set(preload.pure_modules(sources))
+
+
+def may_import_the_browser(name: str) -> bool:
+    """py/app/__init__.py's rule: only the panels, main, dom and browser."""
+    module = name.removeprefix("app.")
+    return module.endswith("_panel") or module in ("main", "dom", "browser")
+
+
+def test_only_the_panels_main_dom_and_browser_import_the_browser():
+    sources = _sources("app")
+    assert sorted(n for n in browser_modules(sources) if not may_import_the_browser(n)) == []
+    assert browser_modules(sources) >= {"app.main", "app.dom", "app.browser"}
+
+
+def test_the_rule_is_broken_by_a_pure_module_that_imports_pyscript():
+    sources = _sources("app")
+    sources["app/forms.py"] += "\nfrom pyscript import web\n"
+    sources["app/storage.py"] += "\nfrom . import dom\n"
+    broken = sorted(n for n in browser_modules(sources) if not may_import_the_browser(n))
+    assert "app.forms" in broken and "app.storage" in broken

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
+from tools import browsers  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 PHONE = {"viewport": {"width": 375, "height": 812}, "device_scale_factor": 2, "is_mobile": True,
@@ -87,13 +88,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.dist is None:
         build.vendor()
     dist = args.dist or build.build()
-    chromium = build.find_chromium()
+    chromium = browsers.find_chromium()
     if chromium is None:
         raise SystemExit("screenshots.py: no Chromium (apt-get install chromium, or CHROMIUM_PATH)")
     server = build.Server(dist).start()
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(**build.chromium_launch_args(chromium))
+            browser = playwright.chromium.launch(**browsers.chromium_launch_args(chromium))
             for shot in SHOTS:
                 print(take(browser, server.url, shot).relative_to(ROOT))
             browser.close()

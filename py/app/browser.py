@@ -10,13 +10,14 @@ import functools
 import inspect
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from pyscript import document, web, when, window
-from pyscript.ffi import create_proxy, to_js
+from pyscript.ffi import create_proxy, is_none, to_js
 from skillcheck import InvalidRequest
 
 from . import dom
-from .storage import MemoryStorage, Storage
+from .storage import FileRefused, MemoryStorage, Storage
 
 SOMETHING_WRONG = "Something went wrong. Please try again; the details are in the console."
 
@@ -39,6 +40,19 @@ def guarded(handler):
         except Exception:  # the page shows a sentence; the console keeps the traceback
             failed()
     return run
+
+
+def button_clicks(selector: str):
+    """@when("click", selector), guarded, for clicks on a <button> inside it (one listener for
+    rows that come and go): the decorated handler is given the button."""
+    def decorate(handler):
+        @functools.wraps(handler)
+        def on_click(event):
+            button = event.target.closest("button")
+            if not is_none(button):
+                handler(button)
+        return when("click", selector)(guarded(on_click))
+    return decorate
 
 
 def failed() -> None:
@@ -178,6 +192,48 @@ async def copy_text(text: str) -> bool:
     return True
 
 
+# ---- an export/import bar: its status line, a download, a file read before it is taken in --------
+
+# What an import will do once the file is read: (a question to ask first, or None; the yes
+# button's words; what taking the file in does).
+ImportPlan = tuple[str | None, str, Callable[[], None]]
+
+
+@dataclass(frozen=True)
+class FileBar:
+    """The roll log's and the characters' bars: Export downloads the stored document, Import
+    reads the chosen file whole before anything changes, and one status line says what
+    happened (a refused file in the problem style)."""
+
+    status: str  # the id of the status line
+
+    def say(self, message: str, problem: bool = False) -> None:
+        line = web.page[self.status]
+        line.textContent = message
+        line._dom_element.classList.toggle("problem", problem)
+
+    def export(self, name: str, text: str, what: str) -> None:
+        """Download `text` as `name`, and say that `what` ("3 entries") went into it."""
+        download(name, text)
+        self.say(f"Exported {what} as {name}.")
+
+    async def import_file(self, event, plan: Callable[[str], ImportPlan]) -> None:
+        """The chosen file through `plan`: refused (FileRefused) → said, nothing changes; else
+        its question asked first, if any, then taken in."""
+        text = await chosen_text(event)
+        if text is None:
+            return
+        try:
+            question, yes, take = plan(text)
+        except FileRefused as error:
+            self.say(str(error), problem=True)
+            return
+        if question:
+            ask(question, yes, take)
+        else:
+            take()
+
+
 # ---- a yes/no question in the page's own <dialog id="confirm"> ---------------------------------
 
 _answer: dict[str, Callable[[], None] | None] = {"yes": None}
@@ -201,16 +257,10 @@ def answer(yes: bool) -> None:
         then()
 
 
-@when("click", "#confirm-yes")
+@when("click", "#confirm-yes, #confirm-no")
 @guarded
-def on_yes(event) -> None:
-    answer(True)
-
-
-@when("click", "#confirm-no")
-@guarded
-def on_no(event) -> None:
-    answer(False)
+def on_answer(event) -> None:
+    answer(event.currentTarget.id == "confirm-yes")
 
 
 @when("cancel", "#confirm")

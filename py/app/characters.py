@@ -26,13 +26,13 @@ from datetime import datetime
 from skillcheck import SYSTEMS
 from skillcheck.skills import BY_NAME
 
-from .collection import Collection
+from .collection import Collection, items_of
 from .storage import (
     FieldError,
+    FileRefused,
     Storage,
     dump,
     parse,
-    stamp,
     text_field,
     utc_now,
     whole,
@@ -56,7 +56,7 @@ class SpendError(ValueError):
     """A spend or undo refused; the message is for the player."""
 
 
-class CharactersFileError(ValueError):
+class CharactersFileError(FileRefused):
     """A characters file refused whole; the message is for the player and nothing changed."""
 
 
@@ -320,14 +320,24 @@ def limits(character: dict, system: str) -> dict[str, int]:
     return {resource.field: min(most, most_offered(system, resource.field))}
 
 
-def spend_problem(character: dict, request: dict) -> str | None:
-    """Before rolling: why the character cannot offer what `request` offers, or None."""
+def already_spent(earlier: dict | None) -> int:
+    """What the check shown (`earlier`, a result) took from the character: when the player
+    changes their choice on the same draw (Luck spent after the roll, another card kept), the
+    check is judged again and takes only the rest."""
+    resource = RESOURCES.get(earlier.get("system")) if earlier else None
+    return int(earlier.get(resource.spent) or 0) if resource else 0
+
+
+def spend_problem(character: dict, request: dict, already: int = 0) -> str | None:
+    """Before rolling: why the character cannot offer what `request` offers beyond the `already`
+    (`already_spent`) it took for the same draw, or None."""
     resource = RESOURCES.get(request.get("system"))
     if resource is None:
         return None
     offered = request.get(resource.field)
     if isinstance(offered, bool) or not isinstance(offered, int):
         return None  # the engine names a bad field itself
+    offered -= already // resource.cost
     stock = character[resource.stock]
     if offered * resource.cost <= stock:
         return None
@@ -393,10 +403,7 @@ def read_file(text: object) -> list[dict]:
     first problem otherwise. Stricter than loading from storage: nothing is left out quietly."""
     try:
         data = parse(text, KIND, LONGEST_FILE)
-        raws = data.get("characters")
-        if not isinstance(raws, list):
-            raise FieldError("characters", "must be a list")
-        whole(data.get("next_id"), "next_id", 1, 2**52)
+        raws, _ = items_of(data, Roster.ITEMS)
         if not raws:
             raise ValueError("it holds no characters")
         if len(raws) > MOST_CHARACTERS:
@@ -464,6 +471,7 @@ class Roster(Collection):
     LABEL = "characters"
     ITEMS = "characters"
     LONGEST = LONGEST_FILE
+    FILE = "characters"
     NOUN = ("character", "characters")
 
     def __init__(self, storage: Storage, *, key: str = CHARACTERS_KEY,
@@ -523,11 +531,17 @@ class Roster(Collection):
 
     # -- spending: checked against the stock storage holds now, not this tab's copy
 
-    def spend(self, character_id: int, result: dict) -> tuple[dict | None, dict | None,
-                                                                list[str]]:
-        """Take what `result` spent from the character as stored now (`apply_result`): the
-        character, the spend record (None when nothing was spent) and warnings. SpendError if
-        the character, as stored now, does not have it."""
+    def spend(self, character_id: int, result: dict, already: int = 0
+              ) -> tuple[dict | None, dict | None, list[str]]:
+        """Take what `result` spent from the character as stored now (`apply_result`), less the
+        `already` (`already_spent`) taken for the same draw before it was judged again: the
+        character, the spend record (None when nothing more was spent) and warnings.
+        SpendError if the character, as stored now, does not have it."""
+        resource = RESOURCES.get(result.get("system"))
+        if resource and already:
+            result = {**result, resource.spent: result[resource.spent]
+                      - min(already, result[resource.spent])}
+
         def spend() -> tuple[dict | None, dict | None]:
             character = self.get(character_id)
             if character is None:
@@ -553,10 +567,6 @@ class Roster(Collection):
         return character, record, warnings
 
     # -- export, import
-
-    def export_name(self) -> str:
-        """A file name for the export: "skillcheck-characters-2026-11-29.json" (the UTC date)."""
-        return f"skillcheck-characters-{stamp(self.clock())[:10]}.json"
 
     def replaced_by(self, characters: list[dict]) -> list[dict]:
         """The characters here that merging `characters` would replace (the same name in any

@@ -6,18 +6,15 @@ Names and notes are player text: they reach the page as text or escaped, never a
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from html import escape
 
 import skillcheck
 from pyscript import document, web, when
-from pyscript.ffi import is_none
 
 from . import browser, character_form, dom, forms, log_panel
 from .browser import guarded
 from .characters import (
     RESOURCES,
-    CharactersFileError,
     Roster,
     SpendError,
     counted,
@@ -29,26 +26,30 @@ from .characters import (
     read_file,
     spend_problem,
 )
-from .storage import FieldError, Storage
+from .session import Session
+from .storage import FieldError
 
 PICKED_KEY = "skillcheck.picked"
 GROUPS = tuple(character_form.GROUPS)
-state: dict = {"roster": None, "storage": None, "picked": None, "editing": None,
-               "fill": None}
+session: Session  # handed in by main.py at boot (start)
+BAR = browser.FileBar("who-status")
+say = BAR.say
 
 
 def roster() -> Roster:
-    return state["roster"]
+    return session.roster
 
 
-def start(storage: Storage, fill_form: Callable[[str | None, dict], None]) -> None:
-    """Load the characters; `fill_form(mode, values)` puts a pick into the check form."""
-    state.update(roster=Roster(storage), storage=storage, fill=fill_form)
+def start(booted: Session) -> None:
+    """Load the characters; the session's `fill_form(mode, values)` puts a pick into the form."""
+    global session
+    session = booted
+    session.roster = Roster(session.storage)
     try:
-        picked = int(storage.get(PICKED_KEY) or 0)
+        picked = int(session.storage.get(PICKED_KEY) or 0)
     except Exception:  # unreadable storage, or not a number: nobody is picked
         picked = 0
-    state["picked"] = picked if roster().get(picked) else None
+    session.picked = picked if roster().get(picked) else None
     skills = skillcheck.SYSTEMS.get("flip", {}).get("skills", [])
     template = document.getElementById("flip_skills-template").content
     template.querySelector("select").insertAdjacentHTML("beforeend", dom.skill_options(skills))
@@ -67,22 +68,16 @@ def refresh() -> None:
 
 
 def picked() -> dict | None:
-    return roster().get(state["picked"]) if state["picked"] else None
-
-
-def say(message: str, problem: bool = False) -> None:
-    status = web.page["who-status"]
-    status.textContent = message
-    status._dom_element.classList.toggle("problem", problem)
+    return roster().get(session.picked) if session.picked else None
 
 
 def _pick(character_id: int | None) -> None:
-    state["picked"] = character_id
+    session.picked = character_id
     try:
         if character_id:
-            state["storage"].set(PICKED_KEY, str(character_id))
+            session.storage.set(PICKED_KEY, str(character_id))
         else:
-            state["storage"].remove(PICKED_KEY)
+            session.storage.remove(PICKED_KEY)
     except Exception:  # which character is picked is a convenience: never worth a warning
         pass
 
@@ -129,33 +124,22 @@ def caps() -> None:
     dom.set_cap(dom.active_form(), resource.field, most, note)
 
 
-def _less(record: dict, field: str, already: int) -> dict:
-    """`record` with `already` (what the check shown took before it was re-judged) off `field`."""
-    return {**record, field: record[field] - already} if already else record
-
-
 def check_spend(request: dict, already: int = 0) -> None:
     """Before rolling: FieldError beside the Luck or Insurance box when the picked character
-    cannot offer what the request offers, beyond the `already` it took for the same dice."""
+    cannot offer what the request offers, beyond the `already` it took for the same draw."""
     character = picked()
-    resource = RESOURCES.get(request.get("system"))
-    if resource and already:
-        request = _less(request, resource.field, already)
-    problem = character and spend_problem(character, request)
+    problem = character and spend_problem(character, request, already)
     if problem:
         raise FieldError(RESOURCES[request["system"]].field, problem)
 
 
 def spend(result: dict, already: int = 0) -> tuple[dict | None, str | None]:
     """Take what `result` spent from the picked character, less the `already` taken for the same
-    dice before they were judged again: (spend record or None, a problem to show or None)."""
+    draw before it was judged again: (spend record or None, a problem to show or None)."""
     if picked() is None:
         return None, None
-    resource = RESOURCES.get(result.get("system"))
-    if resource and already:
-        result = _less(result, resource.spent, min(already, result[resource.spent]))
     try:  # against the stock stored now: another tab may have spent meanwhile
-        _, record, warnings = roster().spend(state["picked"], result)
+        _, record, warnings = roster().spend(session.picked, result, already)
     except SpendError as error:
         render()
         return None, str(error)
@@ -181,7 +165,8 @@ def on_pick(event) -> None:
     if character is None or not name:
         return
     system, mode = dom.shown()
-    state["fill"](*character_form.form_values(system, mode, name, fill(character, system, name)))
+    values = fill(character, system, name)
+    session.fill_form(*character_form.form_values(system, mode, name, values))
     web.page["who-pick"].value = ""  # the same pick can fill the form again after edits
     say(f"{character['name']}: {name} is in the form. The GM sets the difficulty and "
         "modifiers.")
@@ -193,7 +178,7 @@ def on_undo(event) -> None:
     if picked() is None:
         return
     try:  # the last spend as stored now: an undo in another tab has already given it back
-        _, undo, warnings = roster().undo(state["picked"])
+        _, undo, warnings = roster().undo(session.picked)
     except SpendError as error:
         say(str(error))
         render()
@@ -208,33 +193,27 @@ def on_undo(event) -> None:
 @when("click", "#who-export")
 @guarded
 def on_export(event) -> None:
-    count = len(roster().all())
-    browser.download(roster().export_name(), roster().export_json())
-    say(f"Exported {counted(count)} as {roster().export_name()}.")
+    BAR.export(roster().export_name(), roster().export_json(), counted(len(roster().all())))
 
 
 @when("change", "#who-import")
 @guarded
 async def on_import(event) -> None:
-    text = await browser.chosen_text(event)
-    if text is None:
-        return
-    try:
-        characters = read_file(text)
-        replaced = roster().replaced_by(characters)
-    except CharactersFileError as error:
-        say(str(error), problem=True)
-        return
+    await BAR.import_file(event, import_plan)
+
+
+def import_plan(text: str) -> browser.ImportPlan:
+    """A characters file is merged in, after a question when it replaces characters here."""
+    characters = read_file(text)
+    replaced = roster().replaced_by(characters)
 
     def merge() -> None:
         added, replacing, warnings = roster().merge(characters)
         say(" ".join([import_summary(added, replacing), *warnings]), problem=bool(warnings))
         render()
 
-    if replaced:
-        browser.ask(import_question(len(characters), replaced), "Import and replace", merge)
-    else:
-        merge()
+    question = replaced and import_question(len(characters), replaced)
+    return question or None, "Import and replace", merge
 
 
 # ---- the editor ----------------------------------------------------------------------------------
@@ -244,7 +223,7 @@ def _editor():
 
 
 def open_editor(character: dict | None) -> None:
-    state["editing"] = character["id"] if character else None
+    session.editing = character["id"] if character else None
     form = _editor()
     dom.clear_errors(form)
     web.page["editor-error"].textContent = ""
@@ -275,8 +254,8 @@ def save() -> None:
     try:
         fields, where = character_form.character_fields(
             forms.tree_from(dom.controls(form, closed_too=True)))
-        if state["editing"]:
-            character = edited(roster().get(state["editing"]), **fields)
+        if session.editing:
+            character = edited(roster().get(session.editing), **fields)
             warnings = roster().update(character)
         else:
             character, warnings = roster().create(fields.pop("name"), **fields)
@@ -292,16 +271,10 @@ def save() -> None:
     render()
 
 
-@when("click", "#who-new")
+@when("click", "#who-new, #who-edit")
 @guarded
-def on_new(event) -> None:
-    open_editor(None)
-
-
-@when("click", "#who-edit")
-@guarded
-def on_edit(event) -> None:
-    open_editor(picked())
+def on_new_or_edit(event) -> None:
+    open_editor(picked() if event.currentTarget.id == "who-edit" else None)
 
 
 @when("submit", "#character-form")
@@ -311,30 +284,26 @@ def on_save(event) -> None:
     save()
 
 
-@when("click", "#character-form")
-@guarded
-def on_editor_button(event) -> None:
-    button = event.target.closest("button")
-    if is_none(button):
+@browser.button_clicks("#character-form")
+def on_editor_button(button) -> None:
+    if dom.repeat_button(button, added=_focus_first):
         return
-    if button.hasAttribute("data-add-item"):
-        group = button.getAttribute("data-add-item")
-        dom.repeat_add(group)
-        rows = web.page.find(f'[data-repeat="{group}"] [data-repeat-item]')
-        rows[len(rows) - 1].find("input, select")[0]._dom_element.focus()
-    elif button.hasAttribute("data-remove-item"):
-        dom.repeat_remove(button)
-    elif button.id == "editor-cancel":
+    if button.id == "editor-cancel":
         close_editor()
     elif button.id == "editor-delete":
-        character = roster().get(state["editing"])
+        character = roster().get(session.editing)
         browser.ask(f"Delete {character['name']}? Their sheet, Luck and XP are forgotten; the "
                     "log keeps what they spent.", "Delete", lambda: delete(character))
 
 
+def _focus_first(row) -> None:
+    """A row just added: its first box takes the focus, to be typed in."""
+    row.find("input, select")[0]._dom_element.focus()
+
+
 def delete(character: dict) -> None:
     warnings = roster().delete(character["id"])
-    if state["picked"] == character["id"]:
+    if session.picked == character["id"]:
         _pick(None)
     close_editor()
     say(" ".join([f"Deleted {character['name']}.", *warnings]))

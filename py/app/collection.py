@@ -18,9 +18,29 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from datetime import datetime
 
-from .storage import FULL, FieldError, Slot, Storage, dump, envelope, failure, utc_now, whole
+from .storage import (
+    FULL,
+    FieldError,
+    Slot,
+    Storage,
+    dump,
+    envelope,
+    failure,
+    stamp,
+    utc_now,
+    whole,
+)
 
 Row = tuple[dict, str]  # an item and its JSON text
+BIGGEST_NEXT_ID = 2**52  # so counting on from a stored next_id stays below 2**53, JS's safe limit
+
+
+def items_of(data: dict, key: str) -> tuple[list, int]:
+    """A stored or exported document's list of raw items under `key`, and its next id."""
+    raws = data.get(key)
+    if not isinstance(raws, list):
+        raise FieldError(key, "must be a list")
+    return raws, whole(data.get("next_id"), "next_id", 1, BIGGEST_NEXT_ID)
 
 
 class Collection(ABC):
@@ -31,6 +51,7 @@ class Collection(ABC):
     LABEL: str  # what the player calls it: "roll log"
     ITEMS: str  # the envelope's list of items: "entries"
     LONGEST: int  # characters of the stored document
+    FILE: str  # the export's name: skillcheck-FILE-2026-11-29.json
     NOUN: tuple[str, str] = ("item", "items")
     SHEDS_OLDEST = False  # when storage is full, drop the oldest items so the newest fits
 
@@ -117,6 +138,10 @@ class Collection(ABC):
 
     # -- export
 
+    def export_name(self) -> str:
+        """A file name for the export: "skillcheck-log-2026-11-29.json" (the UTC date)."""
+        return f"skillcheck-{self.FILE}-{stamp(self.clock())[:10]}.json"
+
     def export_json(self, ids: list[int] | None = None) -> str:
         """The stored document's text (of the items `ids` only, if given)."""
         head = dump(envelope(self.KIND, next_id=self._next_id, **{self.ITEMS: []}))[:-2]
@@ -145,10 +170,7 @@ class Collection(ABC):
 
     def _read_tolerant(self, data: dict) -> tuple[tuple[dict[int, Row], int], int]:
         """Loading keeps every readable item; the count of the rest triggers a backup."""
-        raws = data.get(self.ITEMS)
-        if not isinstance(raws, list):
-            raise FieldError(self.ITEMS, "must be a list")
-        next_id = whole(data.get("next_id"), "next_id", 1, 2**52)
+        raws, next_id = items_of(data, self.ITEMS)
         rows: dict[int, Row] = {}
         for raw in self.loadable(raws):
             known = self._known(raw)

@@ -224,6 +224,21 @@ def apply_skill(select, skills: dict[str, dict]) -> None:
         spec.value = was if any(value == was for value, _ in choices) else ""
 
 
+def repeat_button(button, added) -> bool:
+    """Carry out a repeated group's add (data-add-item) or remove (data-remove-item) button;
+    after an add, `added(item)` with the group's last item. False for any other button."""
+    if button.hasAttribute("data-add-item"):
+        group = button.getAttribute("data-add-item")
+        repeat_add(group)
+        items = web.page.find(f'[data-repeat="{group}"] [data-repeat-item]')
+        added(items[len(items) - 1])
+    elif button.hasAttribute("data-remove-item"):
+        repeat_remove(button)
+    else:
+        return False
+    return True
+
+
 def repeat_add(group: str) -> None:
     box = web.page.find(f'[data-repeat="{group}"]')[0]
     if len(box.find("[data-repeat-item]")) >= int(box.getAttribute("data-max")):

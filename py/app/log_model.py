@@ -20,10 +20,11 @@ from datetime import datetime
 
 from skillcheck import SYSTEMS
 
-from .collection import Collection
+from .collection import Collection, items_of
 from .storage import (
     EnvelopeError,
     FieldError,
+    FileRefused,
     Storage,
     dump,
     parse,
@@ -44,7 +45,6 @@ LONGEST_ENTRY = 8000
 LONGEST_FILE = 20_000_000
 LONGEST_SUMMARY = 300
 BIGGEST_ID = 2**53 - 1  # JavaScript's largest safe integer
-BIGGEST_NEXT_ID = 2**52  # so counting on from a stored next_id stays safe
 BIGGEST_AMOUNT = 10**7
 BIGGEST_SEED = 2**63 - 1  # the contract's limit on a seed
 KINDS = ("check", "reveal", "spend", "undo")
@@ -56,7 +56,7 @@ DRAW_KEYS = ("cards", "dice")
 REPLAY_KEYS = (*DRAW_KEYS, "keep", "seed")
 
 
-class LogFileError(ValueError):
+class LogFileError(FileRefused):
     """An import the log refused; the message is for the player and the log is unchanged."""
 
 
@@ -217,13 +217,6 @@ def checked(raw: object, next_id: int) -> tuple[dict, str]:
     return entry, text
 
 
-def _entries_of(data: dict) -> tuple[list, int]:
-    entries, next_id = data.get("entries"), data.get("next_id")
-    if not isinstance(entries, list):
-        raise FieldError("entries", "must be a list")
-    return entries, whole(next_id, "next_id", 1, BIGGEST_NEXT_ID)
-
-
 # ---- the log -------------------------------------------------------------------------------------
 
 
@@ -239,6 +232,7 @@ class RollLog(Collection):
     LABEL = "roll log"
     ITEMS = "entries"
     LONGEST = LONGEST_FILE
+    FILE = "log"
     NOUN = ("entry", "entries")
     SHEDS_OLDEST = True
 
@@ -362,15 +356,11 @@ class RollLog(Collection):
                 self._drop(item_id)
         return self.change(clear)[1]
 
-    def export_name(self) -> str:
-        """A file name for the export: "skillcheck-log-2026-11-29.json" (the UTC date)."""
-        return f"skillcheck-log-{stamp(self.clock())[:10]}.json"
-
     def import_json(self, text: object) -> tuple[int, list[str]]:
         """Replace the log with an exported file's; LogFileError (log unchanged) if it is bad."""
         try:
             data = parse(text, KIND, LONGEST_FILE)
-            raws, next_id = _entries_of(data)
+            raws, next_id = items_of(data, self.ITEMS)
             if len(raws) > self.cap:
                 raise ValueError(f"it holds more than {self.cap:,} entries")
             rows = []

@@ -7,30 +7,32 @@ happened; only the newest PAGE entries are drawn until the player asks for more.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from pyscript import web, when
 from pyscript.ffi import is_none
 
 from . import browser, log_html
 from .browser import guarded
-from .log_model import LogFileError, RollLog
-from .storage import MemoryStorage, Storage
+from .log_model import RollLog
+from .session import Session, Shown
+from .storage import MemoryStorage
 
-state: dict = {"log": None, "system": "", "shown": log_html.PAGE, "seed": None}
+session: Session  # handed in by main.py at boot (start)
+BAR = browser.FileBar("log-status")
+say = BAR.say
 
 
 def log() -> RollLog:
-    return state["log"]
+    return session.log
 
 
-def start(storage: Storage, warnings: list[str], seed: int | None = None) -> None:
+def start(booted: Session, warnings: list[str]) -> None:
     """Load the log (a damaged one is backed up: the warnings say where) and draw it; checks
-    drawn from the page's `seed` are logged with it."""
-    state["seed"] = seed
-    state["log"] = RollLog(storage)
+    drawn from the page's seed are logged with it."""
+    global session
+    session = booted
+    session.log = RollLog(session.storage)
     web.page["log-filter"].innerHTML = log_html.filter_options_html()
-    warnings = [*warnings, *state["log"].warnings]
+    warnings = [*warnings, *session.log.warnings]
     say(" ".join(warnings), problem=bool(warnings))
     render()
 
@@ -41,16 +43,10 @@ def refresh() -> None:
         render()
 
 
-def say(message: str, problem: bool = False) -> None:
-    status = web.page["log-status"]
-    status.textContent = message
-    status._dom_element.classList.toggle("problem", problem)
-
-
 def render() -> None:
-    system = state["system"] or None
+    system = session.log_filter or None
     entries = log().entries(system)
-    shown = entries[:state["shown"]]
+    shown = entries[:session.log_drawn]
     web.page["log-list"].innerHTML = log_html.list_html(shown, browser.short_time)
     web.page["log-count"].textContent = log_html.count_text(len(shown), len(entries), system)
     web.page["log-more"].hidden = len(shown) >= len(entries)
@@ -66,25 +62,25 @@ def _done(warnings: list[str]) -> None:
     render()
 
 
-def record(result: dict, spend: dict | None, shown: dict,
-           reveals: Callable[[], dict | None] | None = None,
-           amends: Callable[[], dict | None] | None = None) -> None:
-    """Log a check (with `reveals` giving the secret check's entry: its reveal; with `amends`
-    giving the entry of the check it re-judges: that entry, amended) and what it spent; `shown`
-    gets the entry and its time, for sharing and for a later reveal. The entries are read when
-    the job runs: the check they belong to is logged by then (jobs keep their order)."""
+def record(shown: Shown, spend: dict | None, reveals: Shown | None = None,
+           amends: Shown | None = None) -> None:
+    """Log the check `shown` holds (a reveal of the secret check `reveals` holds; or, re-judging
+    the check `amends` holds, that check's entry amended) and what it spent; `shown` gets the
+    entry and its time, for sharing and for a later reveal. The earlier check's entry is read
+    when the job runs: it is logged by then (jobs keep their order)."""
+    result, seed = shown.result, session.seed
+
     def job() -> None:
-        earlier = amends() if amends is not None else None
+        earlier = amends and amends.entry
         if reveals is not None:
-            secret = reveals()
-            if secret is None:
+            if reveals.entry is None:
                 return
-            entry, warnings = log().record_reveal(secret["id"], result)
+            entry, warnings = log().record_reveal(reveals.entry["id"], result)
         elif earlier is not None:
-            entry, warnings = log().amend_check(earlier["id"], result, seed=state["seed"])
+            entry, warnings = log().amend_check(earlier["id"], result, seed=seed)
         else:
-            entry, warnings = log().record_check(result, seed=state["seed"])
-        shown.update(entry=entry, time=entry["time"])
+            entry, warnings = log().record_check(result, seed=seed)
+        shown.entry, shown.time = entry, entry["time"]
         if spend is not None:
             warnings += log().record_spend(spend, entry["id"])[1]
         _done(warnings)
@@ -108,48 +104,43 @@ def entry_of(event) -> dict | None:
 @when("change", "#log-filter")
 @guarded
 def on_filter(event) -> None:
-    state["system"] = event.target.value
-    state["shown"] = log_html.PAGE
+    session.log_filter = event.target.value
+    session.log_drawn = log_html.PAGE
     render()
 
 
 @when("click", "#log-more")
 @guarded
 def on_more(event) -> None:
-    state["shown"] += log_html.PAGE
+    session.log_drawn += log_html.PAGE
     render()
 
 
 @when("click", "#log-export")
 @guarded
 def on_export(event) -> None:
-    browser.download(log().export_name(), log().export_json())
-    say(f"Exported {log_html.entries(len(log()))} as {log().export_name()}.")
+    BAR.export(log().export_name(), log().export_json(), log_html.entries(len(log())))
 
 
 @when("change", "#log-import")
 @guarded
 async def on_import(event) -> None:
-    text = await browser.chosen_text(event)
-    if text is None:
-        return
-    try:
-        count, _ = RollLog(MemoryStorage()).import_json(text)  # read it before asking
-    except LogFileError as error:
-        say(str(error), problem=True)
-        return
+    await BAR.import_file(event, import_plan)
+
+
+def import_plan(text: str) -> browser.ImportPlan:
+    """A log file replaces the log, after a question when the log holds anything."""
+    count, _ = RollLog(MemoryStorage()).import_json(text)  # read it before asking
 
     def replace() -> None:
         _, warnings = log().import_json(text)
-        state["shown"] = log_html.PAGE
+        session.log_drawn = log_html.PAGE
         say(" ".join([f"Imported {log_html.entries(count)}.", *warnings]))
         render()
 
-    if len(log()):
-        browser.ask(f"Replace your roll log ({log_html.entries(len(log()))}) with this file's "
-                    f"{log_html.entries(count)}?", "Replace my log", replace)
-    else:
-        replace()
+    question = len(log()) and (f"Replace your roll log ({log_html.entries(len(log()))}) with "
+                               f"this file's {log_html.entries(count)}?")
+    return question or None, "Replace my log", replace
 
 
 @when("click", "#log-clear")

@@ -22,11 +22,14 @@ from app import browser, characters_panel, dom, forms, links, log_panel, result_
 from app.browser import SOMETHING_WRONG, explain_invalid, guarded, trouble
 from app.characters import CHARACTERS_KEY
 from app.log_model import LOG_KEY
+from app.session import Session
 
 ODDS_DELAY = 0.12  # seconds of quiet typing before the odds are worked out again
 
 SKILLS = {skill["name"]: skill for skill in skillcheck.SYSTEMS.get("flip", {}).get("skills", [])}
-state = {"odds_task": None, "noted": []}  # noted: (form, field) of the engine's notes shown
+# The page's state, made at boot (see session.py): a module-level name rather than closures,
+# because @when registers each handler when its module is imported, before boot has run.
+session: Session
 
 
 def request_now() -> dict:
@@ -66,11 +69,11 @@ def show_chance(html: str) -> None:
 def show_notes(form, notes: dict[str, str]) -> None:
     """The engine's notes on the request, each beside its field, before anything is rolled
     (a contested Passages base with Core 0); notes no longer true are taken away."""
-    for old_form, field in state["noted"]:
+    for old_form, field in session.noted:
         dom.set_note(old_form, field, None)
     for field, text in notes.items():
         dom.set_note(form, field, text)
-    state["noted"] = [(form, field) for field in notes]
+    session.noted = [(form, field) for field in notes]
 
 
 async def _odds_soon() -> None:
@@ -84,9 +87,9 @@ async def _odds_soon() -> None:
 
 
 def odds_soon() -> None:
-    if state["odds_task"] is not None:
-        state["odds_task"].cancel()
-    state["odds_task"] = asyncio.ensure_future(_odds_soon())
+    if session.odds_task is not None:
+        session.odds_task.cancel()
+    session.odds_task = asyncio.ensure_future(_odds_soon())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -139,24 +142,20 @@ def on_input(event) -> None:
         odds_soon()
 
 
-@when("click", "#check")
-@guarded
-def on_form_button(event) -> None:
-    button = event.target.closest("button")
-    if is_none(button):
-        return
+@browser.button_clicks("#check")
+def on_form_button(button) -> None:
     if button.hasAttribute("data-step"):
         dom.step(button)
-    elif button.hasAttribute("data-add-item"):
-        dom.repeat_add(button.getAttribute("data-add-item"))
-        for picker in dom.active_form().find("[data-skill-picker]"):
-            dom.apply_skill(picker._dom_element, SKILLS)
-    elif button.hasAttribute("data-remove-item"):
-        dom.repeat_remove(button)
-    else:
+    elif not dom.repeat_button(button, added=lambda _: apply_skills(dom.active_form())):
         return
     dom.sync(dom.active_form())
     odds_soon()
+
+
+def apply_skills(scope) -> None:
+    """Each skill picker in `scope` shows its skill's aspect, Advanced box, specializations."""
+    for picker in scope.find("[data-skill-picker]"):
+        dom.apply_skill(picker._dom_element, SKILLS)
 
 
 def open_link(fresh: bool) -> None:
@@ -166,8 +165,7 @@ def open_link(fresh: bool) -> None:
         web.page["check"].reset()
         for group in web.page.find("#check [data-repeat]"):
             dom.reset_repeat(group.getAttribute("data-repeat"))
-        for picker in web.page.find("[data-skill-picker]"):
-            dom.apply_skill(picker._dom_element, SKILLS)
+        apply_skills(web.page)
     fragment = str(window.location.hash)
     if links.is_replay(fragment):
         open_replay(fragment)
@@ -234,14 +232,15 @@ def on_pagehide(event) -> None:
 def boot() -> None:
     """Each optional step on its own: whatever a link, a file or storage holds, a step that fails
     is said on the page (details in the console) and the page still becomes ready to roll."""
+    global session
     seed = forms.seed_from(window.location.search)
     storage, warnings = browser.local_storage()
+    session = Session(storage, seed=seed, rng=random.Random(seed) if seed is not None else None,
+                      fill_form=fill_form)
     failed = [name for name, step in (
-        ("the roll log", lambda: log_panel.start(storage, warnings, seed)),
-        ("the characters", lambda: characters_panel.start(storage, fill_form)),
-        ("the last roll", lambda: result_panel.start(
-            random.Random(seed) if seed is not None else None,
-            log_panel.log() and log_panel.log().last_check())),
+        ("the roll log", lambda: log_panel.start(session, warnings)),
+        ("the characters", lambda: characters_panel.start(session)),
+        ("the last roll", lambda: result_panel.start(session)),
         ("the skill lists", lambda: dom.fill_skills(list(SKILLS.values()))),
         ("the link", _open_address),
     ) if not _step(step)]

@@ -14,6 +14,7 @@ from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
 from . import browser, characters_panel, dom, forms, links, log_panel, result_html
+from .characters import already_spent
 from .log_model import reveal_request, strip_draw
 from .result_notes_html import (
     REVEAL,
@@ -23,18 +24,18 @@ from .result_notes_html import (
     revealed_note,
     source_html,
 )
+from .session import Session, Shown
 from .storage import stamp, utc_now
 
-# shown: what the result panel holds — {"result", "view": None (just rolled) | "log" | "link",
-# "entry": its log entry once written, "time": when it was rolled, "revealed": True once the GM
-# has revealed its difficulty (a final verdict: no other card is kept after it)}. again: the
-# request that "Re-roll" repeats (without its draw).
-state: dict = {"rng": None, "shown": None, "again": None}
+session: Session  # handed in by main.py at boot (start)
 
 
-def start(rng, last_check: dict | None) -> None:
-    state["rng"] = rng
-    state["again"] = last_check["request"] if last_check else None
+def start(booted: Session) -> None:
+    """Re-roll repeats the log's last check, also after a reload."""
+    global session
+    session = booted
+    last_check = session.log and session.log.last_check()
+    session.again = last_check["request"] if last_check else None
     web.page["share-honesty"].textContent = links.HONESTY
     tools()
 
@@ -43,23 +44,22 @@ def perform(request: dict, animate: bool, refit: bool = False) -> None:
     """Resolve and show `request`, then log it and take what it spent. With `refit` (another
     card chosen, or Luck spent, on the check shown), the shown check's log entry is amended
     rather than a second one added; a card count the choice changed is the engine's to fit."""
-    earlier = state["shown"] if refit else None
-    # Luck the check shown already took from the character: a re-judged check takes the rest.
-    already = int(earlier["result"].get("luck_used") or 0) if earlier else 0
+    earlier = session.shown if refit else None
+    already = already_spent(earlier and earlier.result)
     form = dom.active_form()
     dom.clear_errors(form)
     browser.trouble("")
     try:
         characters_panel.check_spend(request, already)
-        result = skillcheck.resolve(request, state["rng"])
+        result = skillcheck.resolve(request, session.rng)
     except InvalidRequest as error:
         browser.trouble(browser.explain_invalid(form, error))
         return
     spent, problem = characters_panel.spend(result, already)
-    shown = {"result": result, "view": None, "entry": None, "time": None}
-    state["again"] = result["request"]
+    shown = Shown(result)
+    session.again = result["request"]
     show(shown, animate=animate, notes=[problem] if problem else [])
-    log_panel.record(result, spent, shown, amends=earlier and (lambda: earlier["entry"]))
+    log_panel.record(shown, spent, amends=earlier)
     if animate:
         scroll_to_result()
 
@@ -69,30 +69,30 @@ def scroll_to_result(block: str = "nearest") -> None:
         block=block, behavior="auto" if dom.reduced_motion() else "smooth")
 
 
-def show(shown: dict, animate: bool = False, notes: list[str] = ()) -> None:
-    state["shown"] = shown
-    result = shown["result"]
-    source = source_html(shown["view"], browser.long_time(shown["time"])) if shown["view"] else ""
+def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
+    session.shown = shown
+    result = shown.result
+    source = source_html(shown.source, browser.long_time(shown.time)) if shown.source else ""
     announce = announce_html(result) if is_secret(result) else ""
     web.page["result"].innerHTML = source + announce + result_html.result_html(
         result, animate=animate, notes=tuple(notes),
-        offers=shown["view"] is None and not shown.get("revealed"))
+        offers=shown.source is None and not shown.revealed)
     tools()
 
 
 def clear(button: str) -> None:
     """A clean result panel (another system was chosen)."""
-    state["shown"] = None
+    session.shown = None
     web.page["result"].innerHTML = result_html.placeholder_html(button)
     tools()
 
 
 def tools() -> None:
     """Re-roll, Share and the GM's reveal, for what the panel shows."""
-    shown = state["shown"]
-    result = shown and shown["result"]
-    web.page["result-tools"].hidden = not (shown or state["again"])
-    web.page["roll-again"].hidden = state["again"] is None
+    shown = session.shown
+    result = shown and shown.result
+    web.page["result-tools"].hidden = not (shown or session.again)
+    web.page["roll-again"].hidden = session.again is None
     web.page["share"].hidden = result is None
     web.page["share-box"].hidden = True
     web.page["roll-last"].hidden = result is None
@@ -112,13 +112,13 @@ def open_replay(fragment: str) -> bool:
     try:
         link = links.open_link(fragment)
     except links.LinkError as error:
-        state["shown"] = None
+        session.shown = None
         web.page["result"].innerHTML = result_html.problem_html(
             f"{error} The page works as usual: flip or roll below.")
         tools()
         return False
-    state["again"] = None  # a replay is someone's roll, not one to repeat here
-    show({"result": link["result"], "view": "link", "entry": None, "time": link["time"]})
+    session.again = None  # a replay is someone's roll, not one to repeat here
+    show(Shown(link["result"], source="link", time=link["time"]))
     return True
 
 
@@ -130,10 +130,10 @@ def on_choose(event) -> None:
     """The player's choice on the draw shown — another card kept, or Luck spent on the dice —
     judged again on the same draw."""
     button = event.target.closest("[data-keep], [data-luck-spend]")
-    shown = state["shown"]
-    if is_none(button) or shown is None or shown["view"] or shown.get("revealed"):
+    shown = session.shown
+    if is_none(button) or shown is None or shown.source or shown.revealed:
         return  # a roll shown again is not played again, nor one the GM has judged
-    request = shown["result"]["request"]
+    request = shown.result["request"]
     if button.hasAttribute("data-keep"):
         request = forms.with_value(request, button.getAttribute("data-keep-path"),
                                    int(button.getAttribute("data-keep")))
@@ -145,18 +145,17 @@ def on_choose(event) -> None:
 @when("click", "#roll-again")
 @browser.guarded
 def on_roll_again(event) -> None:
-    if state["again"] is not None:
-        perform(strip_draw(state["again"]), animate=True)
+    if session.again is not None:
+        perform(strip_draw(session.again), animate=True)
 
 
 @when("click", "#share")
 @browser.guarded
 async def on_share(event) -> None:
-    shown = state["shown"]
+    shown = session.shown
     if shown is None:
         return
-    url = links.share_url(str(window.location.href), shown["result"],
-                          shown["time"] or stamp(utc_now()))
+    url = links.share_url(str(window.location.href), shown.result, shown.time or stamp(utc_now()))
     web.page["share-url"].value = url
     web.page["share-box"].hidden = False
     web.page["share-url"]._dom_element.select()
@@ -170,23 +169,22 @@ async def on_share(event) -> None:
 @browser.guarded
 def on_reveal(event) -> None:
     event.preventDefault()
-    shown, form = state["shown"], web.page["reveal-form"]
+    shown, form = session.shown, web.page["reveal-form"]
     dom.clear_errors(form)
-    if shown is None or not is_secret(shown["result"]):
+    if shown is None or not is_secret(shown.result):
         return
-    secret = shown["result"]
+    secret = shown.result
     try:
         difficulty = reveal_difficulty(secret["system"], web.page["reveal"].value)
         result = links.replay(reveal_request(secret, difficulty))
     except InvalidRequest as error:
         dom.show_error(form, "reveal", error.reason)
         return
-    revealed = {"result": result, "view": shown["view"], "entry": None, "time": shown["time"],
-                "revealed": True}
-    spent, problem = characters_panel.spend(result) if shown["view"] != "link" else (None, None)
+    revealed = Shown(result, source=shown.source, time=shown.time, revealed=True)
+    spent, problem = characters_panel.spend(result) if shown.source != "link" else (None, None)
     show(revealed, notes=[revealed_note(difficulty), *([problem] if problem else [])])
-    if shown["view"] != "link":  # a link's roll is not in this log
-        log_panel.record(result, spent, revealed, reveals=lambda: shown["entry"])
+    if shown.source != "link":  # a link's roll is not in this log
+        log_panel.record(revealed, spent, reveals=shown)
     scroll_to_result(block="start")  # the verdict's headline, not the reveal box, in view
 
 
@@ -203,7 +201,7 @@ def on_log_entry(event) -> None:
                    f"({str(error) or 'its cards or dice are missing'}).")
         return
     check = entry if entry["kind"] == "check" else log_panel.log().get(entry["reveals"])
-    state["again"] = check["request"] if check else None
-    show({"result": result, "view": "log", "entry": entry if entry["kind"] == "check" else None,
-          "time": entry["time"]})
+    session.again = check["request"] if check else None
+    show(Shown(result, source="log", entry=entry if entry["kind"] == "check" else None,
+               time=entry["time"]))
     scroll_to_result()

@@ -62,6 +62,11 @@ class MemoryStorage:
         self.data.pop(key, None)
 
 
+class FileRefused(ValueError):
+    """An exported file an import refused whole; the message is for the player, and nothing
+    was changed (the roll log's and the characters' files both say so this way)."""
+
+
 class EnvelopeError(ValueError):
     """A document that is not ours: bad JSON, wrong shape, other kind, other version."""
 

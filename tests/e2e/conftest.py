@@ -4,11 +4,12 @@ Nothing outside this machine is reachable (--host-resolver-rules), and any reque
 another host fails the test that was running. `context.route` is avoided on purpose: it turns off
 the HTTP cache and slows the 9.6 MB wasm; requests are recorded passively instead.
 
-Chromium starts through tools/chromium/launch (build.chromium_launch_args): its heap profiler,
-which crashes renderers running Pyodide, is off, and its log goes to a file. A renderer crash is
-still recorded with what Chromium and the kernel said (tests/e2e/crashes.py) and listed at the end
-of the run; a shared page that crashed is booted again for the next test. Contexts live as long as
-the fixture that made them (session or module), so only a handful of renderers are alive at once.
+Chromium starts through tools/chromium/launch (tools/browsers.py's chromium_launch_args): its heap
+profiler, which crashes renderers running Pyodide, is off, and its log goes to a file. A renderer
+crash is still recorded with what Chromium and the kernel said (tests/e2e/crashes.py) and listed at
+the end of the run; a shared page that crashed is booted again for the next test. Contexts live as
+long as the fixture that made them (session or module), so only a handful of renderers are alive
+at once.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Request
 
 import build
 from crashes import Crashes, SharedPage
+from tools import browsers
 
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost"})
 PHONE = {"viewport": {"width": 375, "height": 812}, "is_mobile": True, "has_touch": True,
@@ -82,10 +84,10 @@ def chromium_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict, chromium_log: Path) -> dict:
-    chromium = build.find_chromium()
+    chromium = browsers.find_chromium()
     if chromium is None:
         pytest.exit("no Chromium: `apt-get install chromium`, or set CHROMIUM_PATH", returncode=1)
-    return {**browser_type_launch_args, **build.chromium_launch_args(chromium, log=chromium_log)}
+    return {**browser_type_launch_args, **browsers.chromium_launch_args(chromium, log=chromium_log)}
 
 
 @pytest.fixture(scope="session")

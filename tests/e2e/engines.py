@@ -17,7 +17,8 @@ geckodriver). Clicks and typing are the engines' own input events, not JS.
 Nothing may leave this machine: both engines send every host but 127.0.0.1 and localhost to a
 trap proxy here that answers 403 and records the request; WebKit's outside() is what the trap
 saw. Firefox's own background services knock on the trap too, so its outside() is the page's
-requests as BiDi's network events report them. build.find_engines() finds the programs.
+requests as BiDi's network events report them. tools/browsers.py finds the programs and holds
+how they start (Xvfb, Firefox's profile), shared with the benchmarks.
 """
 
 from __future__ import annotations
@@ -43,9 +44,9 @@ from urllib.parse import urlsplit
 import websocket
 from playwright.sync_api import Error as PlaywrightError
 
-import build
+from tools import browsers
 
-LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost"})
+LOCAL_HOSTS = frozenset(browsers.LOCAL_HOSTS)
 PHONE = (390, 844)
 START_TIMEOUT_S = 60
 ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"  # W3C WebDriver's element reference
@@ -149,21 +150,6 @@ class Engine(ABC):
 
 # --- WebKitGTK: MiniBrowser through WebKitWebDriver, on Xvfb ----------------------------------
 
-def start_xvfb(xvfb: str) -> tuple[subprocess.Popen, str]:
-    """An Xvfb on a free display; (process, ":N")."""
-    read, write = os.pipe()
-    process = subprocess.Popen([xvfb, "-displayfd", str(write), "-screen", "0", "1280x1024x24",
-                                "-nolisten", "tcp"], pass_fds=(write,),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()
-    if not number:
-        process.kill()
-        raise EngineError(f"{xvfb} did not start")
-    return process, f":{number}"
-
-
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -175,7 +161,10 @@ class WebKit(Engine):
 
     def __init__(self, programs: dict[str, str]) -> None:
         self.trap = Trap()
-        self.xvfb, display = start_xvfb(programs["xvfb"])
+        try:
+            self.xvfb, display = browsers.start_xvfb(programs["xvfb"])
+        except RuntimeError as error:
+            raise EngineError(str(error)) from None
         port = free_port()
         self.driver = subprocess.Popen([programs["webkit_driver"], f"--port={port}"],
                                        env={**os.environ, "DISPLAY": display},
@@ -263,17 +252,6 @@ class WebKit(Engine):
 
 # --- Firefox ESR over WebDriver BiDi ------------------------------------------------------------
 
-FIREFOX_PREFS = {
-    "browser.shell.checkDefaultBrowser": False,
-    "datareporting.policy.dataSubmissionEnabled": False,
-    "toolkit.telemetry.enabled": False,
-    "app.update.enabled": False,
-    "browser.safebrowsing.update.enabled": False,
-    "network.captive-portal-service.enabled": False,
-    "network.connectivity-service.enabled": False,
-    "network.proxy.type": 1,  # manual: every other host goes to the trap
-    "network.proxy.no_proxies_on": ", ".join(sorted(LOCAL_HOSTS)),
-}
 KEYS = {"backspace": "\ue003", "control": "\ue009"}
 
 
@@ -317,11 +295,7 @@ class Firefox(Engine):
     def __init__(self, programs: dict[str, str]) -> None:
         self.trap = Trap()
         self.profile = Path(tempfile.mkdtemp(prefix="skillcheck-firefox-"))
-        prefs = {**FIREFOX_PREFS, "network.proxy.http": "127.0.0.1",
-                 "network.proxy.http_port": self.trap.port, "network.proxy.ssl": "127.0.0.1",
-                 "network.proxy.ssl_port": self.trap.port}
-        (self.profile / "user.js").write_text("".join(
-            f"user_pref({json.dumps(k)}, {json.dumps(v)});\n" for k, v in prefs.items()))
+        browsers.firefox_profile(self.profile, self.trap.port)  # every other host: the trap
         port = free_port()
         self.process = subprocess.Popen(
             [programs["firefox"], "--headless", "--no-remote", "--profile", str(self.profile),
@@ -474,8 +448,8 @@ class Chromium(Engine):
 
 
 def launch(name: str) -> Engine:
-    """Start WebKit or Firefox as build.find_engines() finds them; EngineError if one is missing."""
-    programs, missing = build.find_engines()
+    """Start WebKit or Firefox as tools/browsers.py finds them; EngineError if one is missing."""
+    programs, missing = browsers.find_engines()
     if missing:
         raise EngineError(f"missing: `apt-get install {' '.join(missing)}`")
     return {"webkit": WebKit, "firefox": Firefox}[name](programs)

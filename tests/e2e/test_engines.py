@@ -20,7 +20,7 @@ from app import forms, log_model
 from engines import Chromium, Element, Engine, EngineError, launch
 from test_page import CASES, IDS, expected_images
 
-import build
+from tools import icons
 
 ENGINES = ("chromium", "firefox", "webkit")
 BOOT_TIMEOUT_S = 240  # WebKit lacks stack switching: a normal boot, 5-70 s on a busy machine
@@ -154,7 +154,7 @@ def test_the_page_boots_to_ready(app_page):
     width = app_page.call("() => innerWidth")
     assert width <= 480  # phone-sized (MiniBrowser goes down to 447)
     assert app_page.call("() => document.documentElement.scrollWidth") <= width  # no side-scroll
-    shot_width, _ = build.png_size(app_page.screenshot())
+    shot_width, _ = icons.png_size(app_page.screenshot())
     assert shot_width >= width  # device pixels: 2 per CSS px in Firefox
     if app_page.name != "chromium":  # a fresh profile: this boot was a first visit
         amount = app_page.call("() => document.getElementById('boot-amount').textContent")

@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import build
+from tools import icons
 
 CONTROLLED = "navigator.serviceWorker.controller !== null"
 CACHE_NAMES = "caches.keys().then(names => names.filter(n => n.startsWith('skillcheck-')))"
@@ -152,7 +153,7 @@ def test_manifest_names_the_app_and_its_icons_exist(dist):
     assert re.fullmatch(r"#[0-9a-f]{6}", manifest["background_color"])
     seen = set()
     for icon in manifest["icons"]:
-        width, height = build.png_size((dist / icon["src"]).read_bytes())
+        width, height = icons.png_size((dist / icon["src"]).read_bytes())
         assert icon["sizes"] == f"{width}x{height}" and icon["type"] == "image/png"
         seen.add((width, icon.get("purpose", "any")))
     assert {(192, "any"), (512, "any"), (192, "maskable"), (512, "maskable")} <= seen

@@ -1,0 +1,56 @@
+"""What one open page holds while it runs, in two typed records instead of a dict per panel.
+
+main.py builds one `Session` at boot and hands it to each panel's `start`; the panels read and
+change only its fields, so what the page knows is listed here, once. `Shown` is the roll the
+result panel shows: the result, where it came from and — once the deferred log job has written
+it — its log entry, which a later choice on the same draw amends and a GM's reveal points at.
+
+Pure Python, like the models it holds: no browser import (py/app/__init__.py).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .characters import Roster
+from .log_html import PAGE
+from .log_model import RollLog
+from .storage import Storage
+
+
+@dataclass
+class Shown:
+    """The roll on screen. `source` None: rolled here, so its draw may still be played (another
+    card kept, Luck spent); "log" or "link": shown again, never played again."""
+
+    result: dict
+    source: str | None = None  # None | "log" | "link"
+    entry: dict | None = None  # its log entry, set when the deferred log job has written it
+    time: str | None = None  # when it was rolled (ISO 8601), once known
+    revealed: bool = False  # the GM revealed its secret difficulty: a final verdict
+
+
+@dataclass
+class Session:
+    """The page's state, from boot until the page is closed."""
+
+    storage: Storage
+    seed: int | None = None  # the page's ?seed: draws come from it and checks are logged with it
+    rng: random.Random | None = None  # None: the engine's own secure randomness
+    log: RollLog | None = None  # None until it has loaded (or when it could not)
+    roster: Roster | None = None
+    # the result panel
+    shown: Shown | None = None
+    again: dict | None = None  # the request Re-roll repeats (its draw left out when rolled)
+    # the roll log panel
+    log_filter: str = ""  # a system's name, or "" for every system
+    log_drawn: int = PAGE  # how many of the (filtered) entries the list draws
+    # the characters panel
+    picked: int | None = None  # the character rolling, by id
+    editing: int | None = None  # the character in the editor; None for a new one
+    fill_form: Callable[[str | None, dict], None] | None = None  # main.py's: a pick's values
+    # the form
+    odds_task: object | None = None  # the pending odds refresh (an asyncio task)
+    noted: list[tuple[object, str]] = field(default_factory=list)  # (form, field) notes shown
