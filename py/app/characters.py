@@ -320,6 +320,14 @@ def limits(character: dict, system: str) -> dict[str, int]:
     return {resource.field: min(most, most_offered(system, resource.field))}
 
 
+def within_limits(character: dict, request: dict) -> dict:
+    """`request` offering no more Luck or Insurance than the character has left: a re-roll
+    after a spend repeats the check with what remains rather than being refused."""
+    capped = {field: most for field, most in limits(character, request.get("system")).items()
+              if isinstance(request.get(field), int) and request[field] > most}
+    return {**request, **capped}
+
+
 def spend_problem(character: dict, request: dict) -> str | None:
     """Before rolling: why the character cannot offer what `request` offers, or None."""
     resource = RESOURCES.get(request.get("system"))

@@ -144,7 +144,7 @@ def on_choose(event) -> None:
 @ui.guarded
 def on_roll_again(event) -> None:
     if state["again"] is not None:
-        perform(strip_draw(state["again"]), animate=True)
+        perform(roster_view.within_stock(strip_draw(state["again"])), animate=True)
 
 
 @when("click", "#share")
@@ -194,14 +194,34 @@ def on_log_entry(event) -> None:
     entry = table.entry_of(event)
     if entry is None:
         return
+    problem = show_entry(entry)
+    if problem:
+        ui.trouble(f"This log entry cannot be shown again ({problem}).")
+        return
+    scroll_to_result()
+
+
+def show_entry(entry: dict) -> str | None:
+    """A logged check or reveal shown again from its own draw (never rolled again); why it
+    cannot be, or None."""
     try:
         result = links.replay(entry["request"])
     except (InvalidRequest, links.MissingDraw) as error:
-        ui.trouble("This log entry cannot be shown again "
-                   f"({str(error) or 'its cards or dice are missing'}).")
-        return
+        return str(error) or "its cards or dice are missing"
     check = entry if entry["kind"] == "check" else table.log().get(entry["reveals"])
     state["again"] = check["request"] if check else None
     show({"result": result, "view": "log", "entry": entry if entry["kind"] == "check" else None,
           "time": entry["time"]})
-    scroll_to_result()
+    return None
+
+
+def show_last(log, fragment: str) -> None:
+    """After a reload, the result the player last saw: the log's newest check or reveal, shown
+    again, when it belongs to the form on screen (a replay link shows its own roll instead)."""
+    newest = next((entry for entry in log.entries() if entry["kind"] in ("check", "reveal")),
+                  None) if log is not None else None
+    if newest is None or links.is_replay(fragment):
+        return
+    request = newest["request"]
+    if (request.get("system"), request.get("mode")) == page.shown():
+        show_entry(newest)

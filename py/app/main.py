@@ -10,6 +10,7 @@ to the console), so no traceback ever reaches the page.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import traceback
 
@@ -18,7 +19,7 @@ from pyscript import document, web, when, window
 from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
-from app import browser, check, forms, links, page, report, roster_view, table
+from app import browser, check, form_memory, forms, links, page, report, roster_view, table
 from app.characters import CHARACTERS_KEY
 from app.history import LOG_KEY
 from app.ui import SOMETHING_WRONG, explain_invalid, guarded, trouble
@@ -26,7 +27,8 @@ from app.ui import SOMETHING_WRONG, explain_invalid, guarded, trouble
 ODDS_DELAY = 0.12  # seconds of quiet typing before the odds are worked out again
 
 SKILLS = {skill["name"]: skill for skill in skillcheck.SYSTEMS.get("flip", {}).get("skills", [])}
-state = {"odds_task": None, "noted": []}  # noted: (form, field) of the engine's notes shown
+# noted: (form, field) of the engine's notes shown; memory: the forms as last left, in storage
+state = {"odds_task": None, "noted": [], "memory": form_memory.FormMemory(), "storage": None}
 
 
 def request_now() -> dict:
@@ -40,6 +42,7 @@ def request_now() -> dict:
 
 def show_odds() -> None:
     form = page.active_form()
+    remember_form()
     page.clear_errors(form)
     trouble("")
     system, _ = page.shown()
@@ -119,6 +122,7 @@ def on_change(event) -> None:
     if target.hasAttribute("data-skill-picker"):
         page.apply_skill(target, SKILLS)
     page.sync(page.active_form())
+    remember_form()
     odds_soon()
 
 
@@ -126,6 +130,7 @@ def on_change(event) -> None:
 @guarded
 def on_input(event) -> None:
     if event.target.name not in ("system", "mode"):
+        remember_form()  # now: the player may switch forms before the odds are worked out
         odds_soon()
 
 
@@ -162,8 +167,8 @@ def open_link(fresh: bool) -> None:
     if links.is_replay(fragment):
         open_replay(fragment)
         return
-    wanted = forms.route(fragment)
-    if wanted and not page.choose(wanted.get("system"), wanted.get("mode")):
+    wanted = form_memory.opening(forms.route(fragment), state["memory"])
+    if wanted and not page.choose(*wanted):
         page.choose("flip", "unopposed")
     show_system()
 
@@ -219,6 +224,7 @@ def on_storage(event) -> None:
 @guarded
 def on_pagehide(event) -> None:
     browser.run_pending()  # what a roll has not yet written down, before the page goes
+    remember_form()  # and the form as it is, typed a moment ago
 
 
 def boot() -> None:
@@ -226,13 +232,16 @@ def boot() -> None:
     is said on the page (details in the console) and the page still becomes ready to roll."""
     seed = forms.seed_from(window.location.search)
     storage, warnings = browser.local_storage()
+    state["storage"] = storage
     failed = [name for name, step in (
         ("the roll log", lambda: table.start(storage, warnings, seed)),
         ("the characters", lambda: roster_view.start(storage, fill_form)),
         ("the last roll", lambda: check.start(random.Random(seed) if seed is not None else None,
                                               table.log() and table.log().last_check())),
         ("the skill lists", lambda: page.fill_skills(list(SKILLS.values()))),
+        ("the forms as you left them", restore_forms),
         ("the link", _open_address),
+        ("the last result", lambda: check.show_last(table.log(), str(window.location.hash))),
     ) if not _step(step)]
     if seed is not None:
         web.page["seeded"].textContent = forms.seeded_text(seed)
@@ -242,6 +251,32 @@ def boot() -> None:
                 "the console. You can still roll.")
     web.page["roll"].disabled = False
     document.documentElement.dataset.ready = "true"
+
+
+def kept_forms() -> form_memory.FormMemory:
+    try:
+        return form_memory.read(state["storage"].get(form_memory.KEY))
+    except Exception:  # unreadable storage: the forms start as the page draws them
+        return form_memory.FormMemory()
+
+
+def restore_forms() -> None:
+    """Every check form as the player left it before the page was reloaded."""
+    state["memory"] = kept_forms()
+    for mode in state["memory"].modes.values():
+        page.tick("mode", mode)
+    for system, mode, form in page.check_forms():
+        page.restore(form, state["memory"].of(system, mode), SKILLS)
+        page.sync(form)
+
+
+def remember_form() -> None:
+    """Keep the shown form as it is now for the next load, on top of the other forms as
+    storage holds them (another tab may have kept one meanwhile)."""
+    system, mode = page.shown()
+    state["memory"] = kept_forms().remember(system, mode, page.form_values(page.active_form()))
+    with contextlib.suppress(Exception):  # full or refused: a convenience, not worth a warning
+        state["storage"].set(form_memory.KEY, state["memory"].dump())
 
 
 def _open_address() -> None:

@@ -27,6 +27,7 @@ from .characters import (
     limits,
     read_file,
     spend_problem,
+    within_limits,
 )
 from .storage import FieldError, Storage
 from .ui import guarded
@@ -127,6 +128,12 @@ def caps() -> None:
         note = (f"{character['name']} has {character[resource.stock]:,} {resource.label}: "
                 f"at most {most}{each}.")
     page.set_cap(page.active_form(), resource.field, most, note)
+
+
+def within_stock(request: dict) -> dict:
+    """`request` offering no more than the picked character has left (see within_limits)."""
+    character = picked()
+    return within_limits(character, request) if character else request
 
 
 def _less(record: dict, field: str, already: int) -> dict:
