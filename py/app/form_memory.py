@@ -98,7 +98,7 @@ def _fields(fields: dict) -> dict[str, Value]:
 
 def opening(route: dict[str, str], memory: FormMemory) -> tuple[str, str | None] | None:
     """The system and mode a page opens on: a link's #system (and its mode) wins; without one,
-    the form shown last; None for the page's first form. static/js/first-paint.js makes the same
+    the form shown last; None for the page's first form. static/js/early-form.js makes the same
     choice before Python has loaded, so the form shown from the first paint stays."""
     if "system" in route:
         return route["system"], route.get("mode")

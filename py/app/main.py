@@ -140,9 +140,7 @@ def on_form_button(event) -> None:
     button = event.target.closest("button")
     if is_none(button):
         return
-    if button.hasAttribute("data-step"):
-        page.step(button)
-    elif button.hasAttribute("data-add-item"):
+    if button.hasAttribute("data-add-item"):
         page.repeat_add(button.getAttribute("data-add-item"))
         for picker in page.active_form().find("[data-skill-picker]"):
             page.apply_skill(picker._dom_element, SKILLS)

@@ -343,16 +343,5 @@ def renumber(group: str) -> None:
         adder[0].disabled = len(items) >= int(box.getAttribute("data-max"))
 
 
-def step(button) -> None:
-    """A − or + beside a number box: one step, as the box's own arrows would."""
-    box = button.parentElement.querySelector("input")
-    if box.disabled:
-        return
-    if int(button.getAttribute("data-step")) > 0:
-        box.stepUp()
-    else:
-        box.stepDown()
-
-
 def reduced_motion() -> bool:
     return bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
