@@ -40,6 +40,16 @@ def test_each_kind_of_control_becomes_json(kind, raw, value):
     assert forms.value_of(kind, raw) == value
 
 
+def test_values_of_is_the_inverse_of_request_from_for_what_a_form_holds():
+    controls = [("dtn", "number", "15"), ("difficulty", "select-one", "hard"),
+                ("primary.rank", "number", "4"), ("primary.take7", "checkbox", False),
+                ("secondaries.0.rank", "number", "1"), ("secondaries.1.rank", "number", "3")]
+    request = forms.request_from("flip", "team", controls)
+    assert forms.values_of(request) == {name: raw for name, _, raw in controls}
+    drawn = {**request, "cards": ["7H"], "primary": {**request["primary"], "cards": ["2C"]}}
+    assert forms.values_of(drawn) == forms.values_of(request)  # the draw is not the form's
+
+
 def test_dotted_names_nest_and_numbered_ones_become_lists():
     request = forms.request_from("flip", "team", [
         ("difficulty", "select-one", "hard"), ("primary.rank", "number", "2"),

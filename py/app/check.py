@@ -72,12 +72,23 @@ def scroll_to_result(block: str = "nearest") -> None:
 def show(shown: dict, animate: bool = False, notes: list[str] = ()) -> None:
     state["shown"] = shown
     result = shown["result"]
-    source = source_html(shown["view"], browser.long_time(shown["time"])) if shown["view"] else ""
+    source = source_html(shown["view"], browser.long_time(shown["time"]),
+                         inputs_shown(result["request"]) if shown["view"] == "link" else ()
+                         ) if shown["view"] else ""
     announce = announce_html(result) if is_secret(result) else ""
     web.page["result"].innerHTML = source + announce + report.result_html(
         result, animate=animate, notes=tuple(notes),
         offers=shown["view"] is None and not shown.get("revealed"))
     tools()
+
+
+def inputs_shown(request: dict) -> list[tuple[str, str]]:
+    """A replay's inputs as the form shown names them ("Helper 1 · Rank", "3"), the draw and
+    whatever is off or nothing (a 0, an unticked box) left out."""
+    form = page.active_form()
+    return [(page.field_label(form, name), "yes" if value is True else value)
+            for name, value in forms.values_of(strip_draw(request)).items()
+            if value not in (False, "0", "")]
 
 
 def clear(button: str) -> None:
@@ -112,12 +123,20 @@ def open_replay(fragment: str) -> bool:
     except links.LinkError as error:
         state["shown"] = None
         web.page["result"].innerHTML = report.problem_html(
-            f"{error} The page works as usual: flip or roll below.")
+            f"{error} The page works as usual: fill in the form above and roll.")
         tools()
+        _to_the_top()
         return False
     state["again"] = None  # a replay is someone's roll, not one to repeat here
     show({"result": link["result"], "view": "link", "entry": None, "time": link["time"]})
+    _to_the_top()
     return True
+
+
+def _to_the_top() -> None:
+    """A link opens on what it carries: the result panel at the top of the screen, at once."""
+    web.page["result"]._dom_element.closest("section").scrollIntoView(block="start",
+                                                                      behavior="instant")
 
 
 # ---- the result panel's controls ---------------------------------------------------------------

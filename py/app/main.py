@@ -21,7 +21,7 @@ from skillcheck import InvalidRequest
 
 from app import browser, check, form_memory, forms, links, page, report, roster_view, table
 from app.characters import CHARACTERS_KEY
-from app.history import LOG_KEY
+from app.history import LOG_KEY, strip_draw
 from app.ui import SOMETHING_WRONG, explain_invalid, guarded, trouble
 
 ODDS_DELAY = 0.12  # seconds of quiet typing before the odds are worked out again
@@ -91,7 +91,33 @@ def odds_soon() -> None:
 def on_submit(event) -> None:
     event.preventDefault()
     if document.documentElement.dataset.ready == "true":
+        leave_replay()
         check.perform(request_now(), animate=True)
+
+
+def leave_replay() -> None:
+    """The player's own check from now on: the address stops being the replay link it opened
+    on (a reload would show that replay again over what they rolled)."""
+    if links.is_replay(str(window.location.hash)):
+        window.history.replaceState(None, "", forms.fragment(*page.shown()))
+
+
+@when("click", "#result")
+@guarded
+def on_roll_myself(event) -> None:
+    """A replay's "Roll this check myself": its inputs into the form, ready to roll."""
+    shown = check.state["shown"]
+    if is_none(event.target.closest("[data-roll-myself]")) or not shown:
+        return
+    request = shown["result"]["request"]
+    page.reset_form(page.active_form())
+    fill_form(request.get("mode"), forms.values_of(strip_draw(request)))
+    roster_view.caps()  # a picked character offers no more than they have
+    leave_replay()
+    form = page.active_form()
+    form._dom_element.scrollIntoView(block="start", behavior="auto" if page.reduced_motion()
+                                     else "smooth")
+    form.find("input, select")[0]._dom_element.focus(preventScroll=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -122,6 +148,7 @@ def on_change(event) -> None:
     if target.hasAttribute("data-skill-picker"):
         page.apply_skill(target, SKILLS)
     page.sync(page.active_form())
+    leave_replay()
     remember_form()
     odds_soon()
 
@@ -130,6 +157,7 @@ def on_change(event) -> None:
 @guarded
 def on_input(event) -> None:
     if event.target.name not in ("system", "mode"):
+        leave_replay()
         remember_form()  # now: the player may switch forms before the odds are worked out
         odds_soon()
 
@@ -149,6 +177,7 @@ def on_form_button(event) -> None:
     else:
         return
     page.sync(page.active_form())
+    leave_replay()
     odds_soon()
 
 
@@ -192,6 +221,7 @@ def fill_form(mode: str | None, values: dict) -> None:
         show_system()
     form = page.active_form()
     page.clear_errors(form)
+    page.fit_repeats(form, values)
     page.set_values(form, values)
     for picker in form.find("[data-skill-picker]"):
         if picker.name in values:

@@ -16,13 +16,14 @@ Data attributes index.html uses:
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from pyscript import document, web, window
 from pyscript.ffi import is_none, to_js
 
 from . import forms
-from .report import sentence_case
+from .report import sentence_case, side_title
 
 _BUBBLES = to_js({"bubbles": True})
 
@@ -183,6 +184,31 @@ def set_values(form, values: dict[str, object]) -> None:
                 control.value = control.find("option:not([value=''])")[0].value
         else:
             control.value = "" if value is None else str(value)
+    for select in form.find("select[data-fills]"):  # a number typed in, not a named choice
+        if select.name not in values and select.getAttribute("data-fills") in values:
+            select.value = ""
+
+
+def reset_form(form) -> None:
+    """One check form back as the page first drew it, one item in each repeated group."""
+    for control in form.find("[name]"):
+        element = control._dom_element
+        if element.type == "checkbox":
+            element.checked = element.defaultChecked
+        elif element.tagName == "SELECT":
+            element.selectedIndex = _first_index(element)
+        else:
+            element.value = element.defaultValue
+    for box in form.find("[data-repeat]"):
+        reset_repeat(box.getAttribute("data-repeat"))
+
+
+def field_label(form, field: str) -> str:
+    """What the page calls control `field`, with its side: "Rank", "Helper 2 · Rank" (named
+    as the first helper's box when the form shows fewer helpers)."""
+    first = re.sub(r"\.[0-9]+\.", ".0.", field, count=1)
+    label = label_of(form, field if _control(form, field) is not None else first)
+    return f"{side_title(field)} · {label}" if "." in field else label
 
 
 def check_forms() -> list[tuple[str, str | None, object]]:
@@ -222,9 +248,13 @@ def _untouched(control) -> bool:
     if control.type == "checkbox":
         return control.checked == control.defaultChecked
     if control.tagName == "SELECT":
-        chosen = [i for i, option in enumerate(control.options) if option.defaultSelected]
-        return control.selectedIndex == (chosen[0] if chosen else 0)
+        return control.selectedIndex == _first_index(control)
     return control.value == control.defaultValue
+
+
+def _first_index(select) -> int:
+    """The option a select starts on: the one marked selected, else the first."""
+    return next((i for i, option in enumerate(select.options) if option.defaultSelected), 0)
 
 
 def fit_repeats(form, values: dict[str, object]) -> None:
