@@ -1,5 +1,5 @@
-"""The page's pure Python (app.forms, app.report, app.render) under CPython, and index.html against
-the engine's own description of its fields, so the form and the rules cannot drift apart."""
+"""The page's pure Python (app.forms, app.result_html, app.pieces_svg) under CPython, and index.html
+against the engine's own description of its fields, so the form and the rules cannot drift apart."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from urllib.parse import parse_qs
 
 import pytest
 import skillcheck
-from app import forms, render, report
+from app import forms, pieces_svg, result_html
 from hypothesis import given
 from hypothesis import strategies as st
 from skillcheck.draw import DECK, card_value
@@ -96,7 +96,7 @@ def test_a_field_of_a_request_is_set_by_its_path_leaving_the_original():
     ("primary.cards", "Primary"), ("secondaries.1.cards", "Helper 2"), ("initiator", "Initiator"),
 ])
 def test_sides_are_named_as_the_page_names_them(field, title):
-    assert report.side_title(field) == title
+    assert result_html.side_title(field) == title
 
 
 @pytest.mark.parametrize(("text", "sep", "moved"), [
@@ -160,7 +160,7 @@ def test_reading_links_imports_no_urllib():
     (Fraction(1999, 2000), ">99.9 %"), (Fraction(1, 8), "12.5 %"), (Fraction(1, 16), "6.3 %"),
 ])
 def test_percentages_never_round_a_possible_outcome_away(p, shown):
-    assert report.percent(p) == shown
+    assert result_html.percent(p) == shown
 
 
 ODDS_REQUESTS = [
@@ -179,29 +179,29 @@ ODDS_REQUESTS = [
 @pytest.mark.parametrize("request_", ODDS_REQUESTS, ids=lambda r: r["system"] + str(len(r)))
 def test_the_odds_shown_are_the_engines_exact_fractions_summing_to_one(request_):
     odds = skillcheck.odds(request_)
-    shown = report.odds_html(odds, skillcheck.SYSTEMS[request_["system"]])
+    shown = result_html.odds_html(odds, skillcheck.SYSTEMS[request_["system"]])
     rows = dict(re.findall(r'data-outcome="([^"]+)" data-fraction="([^"]+)"', shown))
     assert rows == odds["outcomes"]
     assert sum(map(Fraction, rows.values())) == 1
     for name, p in rows.items():
-        assert f'title="{p}"' in shown and report.percent(Fraction(p)) in shown, name
+        assert f'title="{p}"' in shown and result_html.percent(Fraction(p)) in shown, name
 
 
 @pytest.mark.parametrize("request_", [*ODDS_REQUESTS, {**ODDS_REQUESTS[0], "secret": True}],
                          ids=lambda r: r["system"] + str(len(r)))
 def test_results_and_odds_carry_no_style_attribute_the_security_policy_would_refuse(request_):
     odds = skillcheck.odds(request_)
-    shown = (report.odds_html(odds, skillcheck.SYSTEMS[request_["system"]])
-             + report.result_html(skillcheck.resolve(request_, random.Random(7))))
+    shown = (result_html.odds_html(odds, skillcheck.SYSTEMS[request_["system"]])
+             + result_html.result_html(skillcheck.resolve(request_, random.Random(7))))
     assert " style=" not in shown
     lengths = [float(x) for x in re.findall(r'<rect (?:y="[^"]+" )?\w+="([0-9.]+)"', shown)]
     assert lengths and all(1.5 <= length <= 100 for length in lengths)
 
 
 def test_a_bar_is_its_length_at_least_a_sliver_across_or_up():
-    assert '<rect width="42.500" height="1" rx="3" ry="0.5"/>' in report.bar(42.5, across=True)
-    assert '<rect width="1.500" height="1" rx="3" ry="0.5"/>' in report.bar(0.0, across=True)
-    assert '<rect y="75.000" width="1" height="25.000"/>' in report.bar(25, across=False)
+    assert '<rect width="42.500" height="1" rx="3" ry="0.5"/>' in result_html.bar(42.5, across=True)
+    assert '<rect width="1.500" height="1" rx="3" ry="0.5"/>' in result_html.bar(0.0, across=True)
+    assert '<rect y="75.000" width="1" height="25.000"/>' in result_html.bar(25, across=False)
 
 
 @pytest.mark.parametrize(("p", "words"), [
@@ -254,7 +254,7 @@ def test_a_secret_chart_gives_the_gm_each_number_and_the_chance_of_at_least_it(r
 
 
 def test_odds_rows_follow_the_systems_order_of_outcomes():
-    shown = report.odds_html({"outcomes": {"failure": "1/4", "great success": "3/4"},
+    shown = result_html.odds_html({"outcomes": {"failure": "1/4", "great success": "3/4"},
                               "success": "3/4"}, skillcheck.SYSTEMS["flip"])
     assert shown.index("Great success") < shown.index("Failure")
     assert "Chance of success <strong>75.0 %</strong>" in shown
@@ -269,19 +269,19 @@ def images(html: str) -> list[str]:
 def test_a_flip_shows_every_card_with_the_kept_one_marked_and_others_choosable():
     result = skillcheck.resolve({"system": "flip", "rank": 3, "aspect": 2, "dtn": 12,
                                  "cards": ["2S", "KH", "10D"]})
-    shown = report.result_html(result, offers=True)
+    shown = result_html.result_html(result, offers=True)
     assert images(shown) == ["Two of Spades", "King of Hearts, kept", "Ten of Diamonds"]
     assert re.findall(r'data-keep-path="keep" data-keep="(\d)"', shown) == ["0", "2"]
     assert "Great success" in shown or "Success" in shown
     for line in result["explain"]:
-        assert report.escape(line) in shown
+        assert result_html.escape(line) in shown
 
 
 def test_a_result_shown_again_or_revealed_offers_no_other_card():
     """A roll from the log or a link, or one the GM revealed, is a verdict, not a choice."""
     result = skillcheck.resolve({"system": "flip", "rank": 3, "aspect": 2, "dtn": 12,
                                  "cards": ["2S", "KH", "10D"]})
-    shown = report.result_html(result, offers=False)
+    shown = result_html.result_html(result, offers=False)
     assert images(shown) == ["Two of Spades", "King of Hearts, kept", "Ten of Diamonds"]
     assert "data-keep=" not in shown and "Tap another card" not in shown
 
@@ -289,7 +289,7 @@ def test_a_result_shown_again_or_revealed_offers_no_other_card():
 def test_keep_low_marks_the_low_card_and_offers_no_other():
     result = skillcheck.resolve({"system": "flip", "rank": 0, "aspect": 2, "dtn": 5,
                                  "cards": ["9C", "4D"]})
-    shown = report.result_html(result)
+    shown = result_html.result_html(result)
     assert images(shown) == ["Nine of Clubs", "Four of Diamonds, kept (the lowest must be kept)"]
     assert "data-keep=" not in shown
 
@@ -298,7 +298,7 @@ def test_opposed_and_team_sides_each_show_their_cards_with_their_own_keep_path()
     team = skillcheck.resolve({"system": "flip", "mode": "team", "dtn": 12,
                                "primary": {"rank": 1, "aspect": 2, "cards": ["5S", "9H"]},
                                "secondaries": [{"rank": 2, "aspect": 2, "cards": ["QC", "3D"]}]})
-    shown = report.result_html(team, offers=True)
+    shown = result_html.result_html(team, offers=True)
     assert images(shown) == ["Five of Spades", "Nine of Hearts, kept", "Queen of Clubs, kept",
                              "Three of Diamonds"]
     assert 'data-keep-path="primary.keep" data-keep="0"' in shown
@@ -306,20 +306,20 @@ def test_opposed_and_team_sides_each_show_their_cards_with_their_own_keep_path()
     opposed = skillcheck.resolve({"system": "flip", "mode": "opposed",
                                   "initiator": {"rank": 1, "aspect": 2, "cards": ["7S"]},
                                   "opponent": {"rank": 1, "aspect": 2, "cards": ["7H"]}})
-    shown = report.result_html(opposed)
+    shown = result_html.result_html(opposed)
     assert "Initiator wins" in shown and images(shown) == ["Seven of Spades, kept",
                                                            "Seven of Hearts, kept"]
 
 
 def test_take_a_7_shows_a_counted_seven_not_a_card():
     result = skillcheck.resolve({"system": "flip", "rank": 2, "aspect": 1, "dtn": 5, "take7": True})
-    assert images(report.result_html(result)) == ["Took a 7: no card flipped"]
+    assert images(result_html.result_html(result)) == ["Took a 7: no card flipped"]
 
 
 def test_pool_dice_show_successes_and_lowered_faces():
     result = skillcheck.resolve({"system": "pool", "trait": 4, "skill": 6, "dr": 3, "bonus": 2,
                                  "dice": [3, 8, 10, 6]})
-    labels = images(report.result_html(result))
+    labels = images(result_html.result_html(result))
     assert labels == ["d10 showing 3, a success", "d10 showing 8, lowered to 6, a success",
                       "d10 showing 10, not a success", "d10 showing 6, a success"]
     assert sum(label.endswith(", a success") for label in labels) == result["successes"]
@@ -328,17 +328,17 @@ def test_pool_dice_show_successes_and_lowered_faces():
 def test_swift_shows_two_plain_d10s_and_the_lowered_roll():
     result = skillcheck.resolve({"system": "swift", "trait": 4, "skill": 4, "bonus": 3,
                                  "dice": [9, 4]})
-    shown = report.result_html(result)
+    shown = result_html.result_html(result)
     assert images(shown) == ["d10 showing 9", "d10 showing 4"]
     assert 'data-fact="roll"><dt>Roll</dt><dd>13 → 10</dd>' in shown
     unlowered = skillcheck.resolve({"system": "swift", "trait": 4, "skill": 4, "dice": [2, 4]})
-    assert 'data-fact="roll"><dt>Roll</dt><dd>6</dd>' in report.result_html(unlowered)
+    assert 'data-fact="roll"><dt>Roll</dt><dd>6</dd>' in result_html.result_html(unlowered)
 
 
 def test_fluke_marks_ones_and_the_insured_ones():
     result = skillcheck.resolve({"system": "fluke", "dice_count": 4, "insurance": 1,
                                  "dice": [1, 5, 1, 6]})
-    assert images(report.result_html(result)) == [
+    assert images(result_html.result_html(result)) == [
         "d6 showing 1, an insured one", "d6 showing 5", "d6 showing 1, a one", "d6 showing 6"]
 
 
@@ -346,12 +346,12 @@ def test_fluke_marks_ones_and_the_insured_ones():
                                                       (10, "10", "0"), (5, "00", "5")])
 def test_percentile_is_two_d10s(roll, tens, units):
     result = skillcheck.resolve({"system": "passages", "base": 40, "dice": [roll]})
-    assert images(report.result_html(result)) == [f"tens die showing {tens}",
+    assert images(result_html.result_html(result)) == [f"tens die showing {tens}",
                                                    f"units die showing {units}"]
 
 
 def test_text_from_a_result_is_escaped():
-    shown = report.result_html({"system": "x", "outcome": "<b>", "success": True,
+    shown = result_html.result_html({"system": "x", "outcome": "<b>", "success": True,
                                 "explain": ["<script>alert(1)</script>"]})
     assert "<script>" not in shown and "&lt;b&gt;" in shown
 
@@ -360,8 +360,8 @@ def test_text_from_a_result_is_escaped():
 
 def test_every_card_has_its_name_colour_corner_indices_and_pips():
     for code in DECK:
-        face = render.card_face(code)
-        rank, suit = render.card_parts(code)
+        face = pieces_svg.card_face(code)
+        rank, suit = pieces_svg.card_parts(code)
         colour = "red" if suit in "HD" else "black"
         assert f"suit-{colour}" in face
         assert face.count(f">{rank}</text>") == 2 + (rank in "JQK")  # two corners (+ court letter)
@@ -372,8 +372,8 @@ def test_every_card_has_its_name_colour_corner_indices_and_pips():
 
 def test_d6_faces_have_their_pips_and_sixes_and_nines_are_underlined():
     for face in range(1, 7):
-        assert render.d6_svg(face).count('class="pip"') == face
-    assert "M42 64H58" in render.d10_svg("6") and "M42 64H58" not in render.d10_svg("8")
+        assert pieces_svg.d6_svg(face).count('class="pip"') == face
+    assert "M42 64H58" in pieces_svg.d10_svg("6") and "M42 64H58" not in pieces_svg.d10_svg("8")
 
 
 # --- index.html against skillcheck.SYSTEMS ------------------------------------------------------
@@ -507,11 +507,11 @@ def test_luck_offers_are_buttons_only_on_a_roll_just_made():
     # "The same applies if the player wants to spend any Luck Points on the roll".
     result = skillcheck.resolve({"system": "swift", "trait": 5, "skill": 5, "luck": 4,
                                  "dice": [5, 5]})
-    html = report.result_html(result, offers=True)
+    html = result_html.result_html(result, offers=True)
     assert re.findall(r'data-luck-spend="(\d+)">([^<]*)<', html) == [
         ("1", "Spend 1 Luck → Success"), ("2", "Spend 2 Luck → Critical")]
-    assert "luck-offer" not in report.result_html(result)
-    assert report.luck_offers_html({**result, "luck_offers": []}) == ""
+    assert "luck-offer" not in result_html.result_html(result)
+    assert result_html.luck_offers_html({**result, "luck_offers": []}) == ""
 
 
 def test_double_ought_typed_in_my_dice_is_a_hundred():

@@ -30,7 +30,7 @@ from app.characters import (
     with_sheet,
     within_limits,
 )
-from app.history import RollLog
+from app.log_model import RollLog
 from app.storage import FieldError, MemoryStorage
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -8,7 +8,7 @@ import json
 import pytest
 import skillcheck
 from app.characters import CHARACTERS_KEY, Roster, SpendError
-from app.history import LOG_KEY, RollLog
+from app.log_model import LOG_KEY, RollLog
 from app.storage import MemoryStorage
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import skillcheck
-from app import collection, history
-from app.history import (
+from app import collection, log_model
+from app.log_model import (
     LOG_KEY,
     LogFileError,
     RollLog,
@@ -105,7 +105,7 @@ def test_summary_leaves_out_draw_and_defaults():
     flip = {"system": "flip", "mode": "opposed", "initiator": {"rank": 2, "familiarity": True},
             "secondaries": [{}, {}]}
     assert summarize(flip) == "mode opposed, initiator (rank 2, familiarity), 2 secondaries"
-    assert len(summarize({"system": "flip", "note": "x" * 999})) == history.LONGEST_SUMMARY
+    assert len(summarize({"system": "flip", "note": "x" * 999})) == log_model.LONGEST_SUMMARY
 
 
 def test_reroll_request_resolves_afresh_to_the_same_inputs(log):
@@ -332,8 +332,8 @@ def test_an_append_serialises_one_entry_however_long_the_log(store, monkeypatch)
     for n in range(1, 201):
         log.record_check(passages(50, n % 100 + 1))
     calls = []
-    real = history.dump
-    monkeypatch.setattr(history, "dump", lambda doc: calls.append(doc) or real(doc))
+    real = log_model.dump
+    monkeypatch.setattr(log_model, "dump", lambda doc: calls.append(doc) or real(doc))
     monkeypatch.setattr(collection, "dump", lambda doc: calls.append(doc) or real(doc))
     log.record_check(passages(50, 7))
     # one dump of the new entry, one of the envelope's small head
@@ -431,7 +431,7 @@ def test_a_full_storage_drops_the_oldest_so_the_newest_fits_and_says_how_many():
     assert stored == log.entries() and stored[0]["request"]["dice"] == [11]
     assert [e["request"]["dice"][0] for e in stored] == list(range(11, 11 - len(stored), -1))
     # the fewest were dropped: one more entry would not have fitted
-    one_more = len(history.dump(stored[-1])) + 1
+    one_more = len(log_model.dump(stored[-1])) + 1
     assert len(LOG_KEY) + len(store.data[LOG_KEY]) + one_more > store.limit
 
 

@@ -8,8 +8,8 @@ from fractions import Fraction
 
 import pytest
 import skillcheck
-from app import characters, forms, log_view, report, sheet_form, table_view
-from app.history import RollLog, reveal_request
+from app import character_form, characters, forms, log_html, result_html, result_notes_html
+from app.log_model import RollLog, reveal_request
 from app.storage import FieldError, MemoryStorage
 
 # --- the editor: rows of a form ↔ a character's maps ------------------------------------------
@@ -35,7 +35,7 @@ EDITOR = [  # (control name, kind, raw) as page.controls reads the editor
 
 
 def test_editor_rows_become_a_character_and_come_back_the_same():
-    fields, where = sheet_form.character_fields(forms.tree_from(EDITOR))
+    fields, where = character_form.character_fields(forms.tree_from(EDITOR))
     roster = characters.Roster(MemoryStorage())
     character, _ = roster.create(fields.pop("name"), **fields)
     assert character["name"] == "Mara" and character["luck"] == 3 and character["xp"] == 0
@@ -51,12 +51,12 @@ def test_editor_rows_become_a_character_and_come_back_the_same():
         "passages": {"skills": {"Sneak": 26}}}
     assert where["sheets.flip.skills.Knowledge: History"] == "flip_skills.2"  # the empty row 1
 
-    rows, values = sheet_form.editor_values(character)
+    rows, values = character_form.editor_values(character)
     assert rows == {"flip_skills": 2, "pool_traits": 1, "pool_skills": 1, "fluke_stats": 1,
                     "fluke_skills": 0, "passages_skills": 1}
     again = [(name, kind, values.get(_renumbered(name), "")) for name, kind, _ in EDITOR
              if _renumbered(name) is not None]
-    assert sheet_form.character_fields(forms.tree_from(again))[0] == {
+    assert character_form.character_fields(forms.tree_from(again))[0] == {
         **fields, "name": "Mara"}
 
 
@@ -76,7 +76,7 @@ def _renumbered(name: str) -> str | None:
 ])
 def test_a_row_without_a_name_or_named_twice_is_refused_at_its_name(controls, field, words):
     with pytest.raises(FieldError) as caught:
-        sheet_form.character_fields(forms.tree_from([("name", "text", "X"), *controls]))
+        character_form.character_fields(forms.tree_from([("name", "text", "X"), *controls]))
     assert caught.value.field == field and words in caught.value.reason
 
 
@@ -95,15 +95,15 @@ def test_a_row_without_a_name_or_named_twice_is_refused_at_its_name(controls, fi
     ([("luck", "number", "-1")], "luck"),
 ])
 def test_a_rules_error_lands_beside_the_editor_box_it_is_about(controls, control):
-    fields, where = sheet_form.character_fields(forms.tree_from([("name", "text", "X"),
+    fields, where = character_form.character_fields(forms.tree_from([("name", "text", "X"),
                                                                  *controls]))
     with pytest.raises(FieldError) as caught:
         characters.read_character({"id": 1, **fields})
-    assert sheet_form.control_for(caught.value.field, where) == control
+    assert character_form.control_for(caught.value.field, where) == control
 
 
 def test_a_new_character_starts_blank():
-    rows, values = sheet_form.editor_values(None)
+    rows, values = character_form.editor_values(None)
     assert set(rows.values()) == {0}
     assert values["luck"] == 0 and values["name"] == "" and values["aspects.PC"] == ""
 
@@ -137,15 +137,15 @@ MARA = characters.read_character({
 ])
 def test_a_pick_fills_the_controls_of_the_form_it_belongs_to(system, mode, name, shown, values):
     fields = characters.fill(MARA, system, name)
-    assert sheet_form.form_values(system, mode, name, fields) == (shown, values)
+    assert character_form.form_values(system, mode, name, fields) == (shown, values)
 
 
 def test_the_sheet_lists_skills_then_aspects_and_stats_each_once():
-    assert sheet_form.pick_options(MARA, "flip") == [
+    assert character_form.pick_options(MARA, "flip") == [
         ("Athletics", "Athletics"), ("Knowledge: History", "Knowledge: History"),
         ("HS", "HS (aspect)"), ("AI", "AI (aspect)")]
-    assert sheet_form.pick_options(MARA, "fluke") == [("Run", "Run"), ("Hide", "Hide")]
-    assert sheet_form.pick_options(MARA, "passages") == []
+    assert character_form.pick_options(MARA, "fluke") == [("Run", "Run"), ("Hide", "Hide")]
+    assert character_form.pick_options(MARA, "passages") == []
 
 
 # --- the log's lines --------------------------------------------------------------------------
@@ -160,18 +160,18 @@ def test_each_entry_is_one_escaped_line_and_spends_are_notes():
                                  "initiator": {"rank": 2, "aspect": 3, "cards": ["QS", "3H"]},
                                  "opponent": {"rank": 1, "aspect": 4, "cards": ["JD"]}})
     entry, _ = log.record_check(result, summary="<script>x</script>")
-    line = log_view.entry_html(entry, when)
+    line = log_html.entry_html(entry, when)
     assert f'data-entry="{entry["id"]}"' in line and "<script>" not in line
     assert "&lt;script&gt;x&lt;/script&gt;" in line
     assert "Initiator QS 3H · Opponent JD" in line and "Card flip" in line
     assert f"at {entry['time']}" in line
     tone = "good" if result["success"] else "bad"
-    assert f'class="log-outcome {tone}">{report.sentence_case(result["outcome"])}<' in line
+    assert f'class="log-outcome {tone}">{result_html.sentence_case(result["outcome"])}<' in line
 
     spend = {"character": 1, "name": "<b>Bo</b>", "system": "pool", "resource": "luck",
              "amount": 1, "before": 2, "after": 1, "text": "<b>Bo</b> spent 1 Luck."}
     note, _ = log.record_spend(spend, entry["id"])
-    html = log_view.entry_html(note, when)
+    html = log_html.entry_html(note, when)
     assert html.startswith('<li class="log-note" data-kind="spend">')
     assert "data-entry" not in html and "&lt;b&gt;Bo&lt;/b&gt; spent 1 Luck." in html
 
@@ -182,7 +182,7 @@ def test_each_entry_is_one_escaped_line_and_spends_are_notes():
     (3, 3, "passages", "3 Passages percentile entries."),
 ])
 def test_the_count_says_how_much_is_shown(shown, total, system, text):
-    assert log_view.count_text(shown, total, system) == text
+    assert log_html.count_text(shown, total, system) == text
 
 
 def test_a_check_drawn_under_a_seed_records_it_and_shows_a_mark():
@@ -193,15 +193,15 @@ def test_a_check_drawn_under_a_seed_records_it_and_shows_a_mark():
     plain, _ = log.record_check(result)
     assert seeded["seed"] == 42 and "seed" not in plain
     assert RollLog(store).get(seeded["id"])["seed"] == 42  # kept across a reload
-    html = log_view.entry_html(seeded, str)
+    html = log_html.entry_html(seeded, str)
     assert 'class="log-seed"' in html and "Seed 42 — not random" in html
-    assert "log-seed" not in log_view.entry_html(plain, str)
+    assert "log-seed" not in log_html.entry_html(plain, str)
     assert forms.seeded_text(42) == "Repeatable draws: seed 42 — not random"
 
 
 def test_a_dice_draw_is_its_faces():
-    assert log_view.draw_text({"system": "pool", "dice": [3, 10, 2]}) == "3 10 2"
-    assert log_view.draw_text({"system": "passages", "base": 40}) == ""
+    assert log_html.draw_text({"system": "pool", "dice": [3, 10, 2]}) == "3 10 2"
+    assert log_html.draw_text({"system": "passages", "base": 40}) == ""
 
 
 # --- secret checks --------------------------------------------------------------------------
@@ -213,10 +213,10 @@ SECRET_POOL = skillcheck.resolve({"system": "pool", "trait": 5, "skill": 7, "sec
 
 
 def test_a_secret_check_announces_its_total_or_successes():
-    assert table_view.is_secret(SECRET_FLIP) and not table_view.is_secret(None)
+    assert result_notes_html.is_secret(SECRET_FLIP) and not result_notes_html.is_secret(None)
     assert re.search(r'data-announce="total"><span>Total</span> <strong>14</strong>',
-                     table_view.announce_html(SECRET_FLIP))
-    assert "<strong>2</strong>" in table_view.announce_html(SECRET_POOL)
+                     result_notes_html.announce_html(SECRET_FLIP))
+    assert "<strong>2</strong>" in result_notes_html.announce_html(SECRET_POOL)
 
 
 FLIP_OPEN = {"system": "flip", "rank": 2, "aspect": 3, "cards": ["JC", "10S"]}
@@ -232,7 +232,7 @@ POOL_OPEN = {"system": "pool", "trait": 5, "skill": 7, "dice": [8, 8, 9, 1, 2]}
 ])
 def test_the_gms_difficulty_judges_the_same_draw(result, typed, difficulty, open_check):
     """The reveal is the check the GM would have made openly, on the same cards or dice."""
-    assert table_view.reveal_difficulty(result["system"], typed) == difficulty
+    assert result_notes_html.reveal_difficulty(result["system"], typed) == difficulty
     request = reveal_request(result, difficulty)
     if open_check is None:
         with pytest.raises(skillcheck.InvalidRequest) as caught:
@@ -246,17 +246,17 @@ def test_the_gms_difficulty_judges_the_same_draw(result, typed, difficulty, open
 
 def test_an_empty_reveal_is_refused_with_what_it_takes():
     with pytest.raises(FieldError) as caught:
-        table_view.reveal_difficulty("flip", "  ")
+        result_notes_html.reveal_difficulty("flip", "  ")
     assert caught.value.field == "reveal" and "like 15" in caught.value.reason
-    assert table_view.revealed_note({"dtn": 15}) == (
+    assert result_notes_html.revealed_note({"dtn": 15}) == (
         "Revealed by the GM: DTN 15, judged on the same draw.")
 
 
 def test_a_roll_shown_again_says_where_it_came_from_escaped():
-    link = table_view.source_html("link", "<i>29 Nov</i>")
+    link = result_notes_html.source_html("link", "<i>29 Nov</i>")
     assert "Replay of a roll from &lt;i&gt;29 Nov&lt;/i&gt;" in link
     assert "does not prove the roll was not edited" in link
-    assert "From the log: a roll from" in table_view.source_html("log", "now")
+    assert "From the log: a roll from" in result_notes_html.source_html("log", "now")
 
 
 def test_a_replay_lists_its_inputs_read_only_and_offers_to_roll_them_escaped():
@@ -275,7 +275,7 @@ def test_a_replay_lists_its_inputs_read_only_and_offers_to_roll_them_escaped():
 ])
 def test_a_secret_checks_odds_are_a_chart_of_every_total(request_):
     odds = skillcheck.odds(request_)
-    shown = report.odds_html(odds, skillcheck.SYSTEMS[request_["system"]])
+    shown = result_html.odds_html(odds, skillcheck.SYSTEMS[request_["system"]])
     bars = dict(re.findall(r'data-total="(-?\d+)" data-fraction="([^"]+)"', shown))
     assert bars == {str(k): str(v) for k, v in odds["totals"].items()}
     assert sum(map(Fraction, bars.values())) == 1

@@ -1,8 +1,8 @@
 """Boot: wire the page's events to the rules engine, then mark <html data-ready="true">.
 
 Data flows one way — form → request → skillcheck → result → HTML — except the player's choice of
-another card, which is the last result's own request with `keep` added (check.py holds the
-result side; table.py the roll log; roster_view.py the saved characters). Every handler is
+another card, which is the last result's own request with `keep` added (result_panel.py holds the
+result side; log_panel.py the roll log; characters_panel.py the saved characters). Every handler is
 guarded: InvalidRequest is shown beside its field, anything else as a plain sentence (details go
 to the console), so no traceback ever reaches the page.
 """
@@ -19,10 +19,20 @@ from pyscript import document, web, when, window
 from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
-from app import browser, check, form_memory, forms, links, page, report, roster_view, table
+from app import (
+    browser,
+    characters_panel,
+    dom,
+    form_memory,
+    forms,
+    links,
+    log_panel,
+    result_html,
+    result_panel,
+)
+from app.browser import SOMETHING_WRONG, explain_invalid, guarded, trouble
 from app.characters import CHARACTERS_KEY
-from app.history import LOG_KEY, strip_draw
-from app.ui import SOMETHING_WRONG, explain_invalid, guarded, trouble
+from app.log_model import LOG_KEY, strip_draw
 
 ODDS_DELAY = 0.12  # seconds of quiet typing before the odds are worked out again
 
@@ -32,8 +42,8 @@ state = {"odds_task": None, "noted": [], "memory": form_memory.FormMemory(), "st
 
 
 def request_now() -> dict:
-    system, mode = page.shown()
-    return forms.request_from(system, mode, page.controls(page.active_form()))
+    system, mode = dom.shown()
+    return forms.request_from(system, mode, dom.controls(dom.active_form()))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -41,29 +51,38 @@ def request_now() -> dict:
 # ---------------------------------------------------------------------------------------------
 
 def show_odds() -> None:
-    form = page.active_form()
+    form = dom.active_form()
     remember_form()
-    page.clear_errors(form)
+    dom.clear_errors(form)
     trouble("")
-    system, _ = page.shown()
+    system, _ = dom.shown()
     try:
         request = request_now()
-        roster_view.check_spend(request)
+        characters_panel.check_spend(request)
         odds = skillcheck.odds(request)
     except InvalidRequest as error:
-        web.page["odds"].innerHTML = report.problem_html(explain_invalid(form, error))
+        web.page["odds"].innerHTML = result_html.problem_html(explain_invalid(form, error))
+        show_chance("")
         return
-    web.page["odds"].innerHTML = report.odds_html(odds, skillcheck.SYSTEMS[system])
+    web.page["odds"].innerHTML = result_html.odds_html(odds, skillcheck.SYSTEMS[system])
+    show_chance(result_html.chance_html(odds))
     show_notes(form, odds.get("notes") or {})
+
+
+def show_chance(html: str) -> None:
+    """The chance beside Roll in the sticky bar (none while the form holds a mistake)."""
+    chance = web.page["roll-chance"]
+    chance.innerHTML = html
+    chance.hidden = not html
 
 
 def show_notes(form, notes: dict[str, str]) -> None:
     """The engine's notes on the request, each beside its field, before anything is rolled
     (a contested Passages base with Core 0); notes no longer true are taken away."""
     for old_form, field in state["noted"]:
-        page.set_note(old_form, field, None)
+        dom.set_note(old_form, field, None)
     for field, text in notes.items():
-        page.set_note(form, field, text)
+        dom.set_note(form, field, text)
     state["noted"] = [(form, field) for field in notes]
 
 
@@ -73,7 +92,8 @@ async def _odds_soon() -> None:
         show_odds()
     except Exception:
         window.console.error(traceback.format_exc())
-        web.page["odds"].innerHTML = report.problem_html(SOMETHING_WRONG)
+        web.page["odds"].innerHTML = result_html.problem_html(SOMETHING_WRONG)
+        show_chance("")
 
 
 def odds_soon() -> None:
@@ -92,30 +112,30 @@ def on_submit(event) -> None:
     event.preventDefault()
     if document.documentElement.dataset.ready == "true":
         leave_replay()
-        check.perform(request_now(), animate=True)
+        result_panel.perform(request_now(), animate=True)
 
 
 def leave_replay() -> None:
     """The player's own check from now on: the address stops being the replay link it opened
     on (a reload would show that replay again over what they rolled)."""
     if links.is_replay(str(window.location.hash)):
-        window.history.replaceState(None, "", forms.fragment(*page.shown()))
+        window.history.replaceState(None, "", forms.fragment(*dom.shown()))
 
 
 @when("click", "#result")
 @guarded
 def on_roll_myself(event) -> None:
     """A replay's "Roll this check myself": its inputs into the form, ready to roll."""
-    shown = check.state["shown"]
+    shown = result_panel.state["shown"]
     if is_none(event.target.closest("[data-roll-myself]")) or not shown:
         return
     request = shown["result"]["request"]
-    page.reset_form(page.active_form())
+    dom.reset_form(dom.active_form())
     fill_form(request.get("mode"), forms.values_of(strip_draw(request)))
-    roster_view.caps()  # a picked character offers no more than they have
+    characters_panel.caps()  # a picked character offers no more than they have
     leave_replay()
-    form = page.active_form()
-    form._dom_element.scrollIntoView(block="start", behavior="auto" if page.reduced_motion()
+    form = dom.active_form()
+    form._dom_element.scrollIntoView(block="start", behavior="auto" if dom.reduced_motion()
                                      else "smooth")
     form.find("input, select")[0]._dom_element.focus(preventScroll=True)
 
@@ -126,13 +146,13 @@ def on_roll_myself(event) -> None:
 
 def show_system() -> None:
     """After the pickers change: the button's word, the link, a clean result, fresh odds."""
-    system, mode = page.shown()
+    system, mode = dom.shown()
     description = skillcheck.SYSTEMS.get(system, {})
     web.page["roll"].textContent = description.get("button") or "Roll"
     window.history.replaceState(None, "", forms.fragment(system, mode))
-    check.clear(description.get("button") or "Roll")
-    page.sync(page.active_form())
-    roster_view.render()
+    result_panel.clear(description.get("button") or "Roll")
+    dom.sync(dom.active_form())
+    characters_panel.render()
     show_odds()
 
 
@@ -146,8 +166,8 @@ def on_change(event) -> None:
         show_system()
         return
     if target.hasAttribute("data-skill-picker"):
-        page.apply_skill(target, SKILLS)
-    page.sync(page.active_form())
+        dom.apply_skill(target, SKILLS)
+    dom.sync(dom.active_form())
     leave_replay()
     remember_form()
     odds_soon()
@@ -169,14 +189,14 @@ def on_form_button(event) -> None:
     if is_none(button):
         return
     if button.hasAttribute("data-add-item"):
-        page.repeat_add(button.getAttribute("data-add-item"))
-        for picker in page.active_form().find("[data-skill-picker]"):
-            page.apply_skill(picker._dom_element, SKILLS)
+        dom.repeat_add(button.getAttribute("data-add-item"))
+        for picker in dom.active_form().find("[data-skill-picker]"):
+            dom.apply_skill(picker._dom_element, SKILLS)
     elif button.hasAttribute("data-remove-item"):
-        page.repeat_remove(button)
+        dom.repeat_remove(button)
     else:
         return
-    page.sync(page.active_form())
+    dom.sync(dom.active_form())
     leave_replay()
     odds_soon()
 
@@ -187,16 +207,16 @@ def open_link(fresh: bool) -> None:
     if fresh:
         web.page["check"].reset()
         for group in web.page.find("#check [data-repeat]"):
-            page.reset_repeat(group.getAttribute("data-repeat"))
+            dom.reset_repeat(group.getAttribute("data-repeat"))
         for picker in web.page.find("[data-skill-picker]"):
-            page.apply_skill(picker._dom_element, SKILLS)
+            dom.apply_skill(picker._dom_element, SKILLS)
     fragment = str(window.location.hash)
     if links.is_replay(fragment):
         open_replay(fragment)
         return
     wanted = form_memory.opening(forms.route(fragment), state["memory"])
-    if wanted and not page.choose(*wanted):
-        page.choose("flip", "unopposed")
+    if wanted and not dom.choose(*wanted):
+        dom.choose("flip", "unopposed")
     show_system()
 
 
@@ -205,29 +225,29 @@ def open_replay(fragment: str) -> None:
     address, so reloading shows it again."""
     try:
         request = links.read_link(fragment)["request"]
-        page.choose(request.get("system"), request.get("mode"))
+        dom.choose(request.get("system"), request.get("mode"))
     except links.LinkError:
-        pass  # check.open_replay says what is wrong with it
+        pass  # result_panel.open_replay says what is wrong with it
     show_system()
-    if check.open_replay(fragment):
+    if result_panel.open_replay(fragment):
         window.history.replaceState(None, "", fragment)
 
 
 def fill_form(mode: str | None, values: dict) -> None:
     """A saved character's pick: its mode shown if it needs another, then its values, with the
     chosen skill's own aspect hint and specializations; the sheet's ticks win over the skill's."""
-    system, shown_mode = page.shown()
-    if mode and mode != shown_mode and page.choose(system, mode):
+    system, shown_mode = dom.shown()
+    if mode and mode != shown_mode and dom.choose(system, mode):
         show_system()
-    form = page.active_form()
-    page.clear_errors(form)
-    page.fit_repeats(form, values)
-    page.set_values(form, values)
+    form = dom.active_form()
+    dom.clear_errors(form)
+    dom.fit_repeats(form, values)
+    dom.set_values(form, values)
     for picker in form.find("[data-skill-picker]"):
         if picker.name in values:
-            page.apply_skill(picker._dom_element, SKILLS)
-    page.set_values(form, values)
-    page.sync(form)
+            dom.apply_skill(picker._dom_element, SKILLS)
+    dom.set_values(form, values)
+    dom.sync(form)
     odds_soon()
 
 
@@ -243,9 +263,9 @@ def on_storage(event) -> None:
     """Another tab saved: take in its log entries and characters (a null key: all cleared)."""
     key = event.key
     if is_none(key) or key == LOG_KEY:
-        table.refresh()
+        log_panel.refresh()
     if is_none(key) or key == CHARACTERS_KEY:
-        roster_view.refresh()
+        characters_panel.refresh()
 
 
 @when("pagehide", window)
@@ -262,14 +282,16 @@ def boot() -> None:
     storage, warnings = browser.local_storage()
     state["storage"] = storage
     failed = [name for name, step in (
-        ("the roll log", lambda: table.start(storage, warnings, seed)),
-        ("the characters", lambda: roster_view.start(storage, fill_form)),
-        ("the last roll", lambda: check.start(random.Random(seed) if seed is not None else None,
-                                              table.log() and table.log().last_check())),
-        ("the skill lists", lambda: page.fill_skills(list(SKILLS.values()))),
+        ("the roll log", lambda: log_panel.start(storage, warnings, seed)),
+        ("the characters", lambda: characters_panel.start(storage, fill_form)),
+        ("the last roll", lambda: result_panel.start(
+            random.Random(seed) if seed is not None else None,
+            log_panel.log() and log_panel.log().last_check())),
+        ("the skill lists", lambda: dom.fill_skills(list(SKILLS.values()))),
         ("the forms as you left them", restore_forms),
         ("the link", _open_address),
-        ("the last result", lambda: check.show_last(table.log(), str(window.location.hash))),
+        ("the last result", lambda: result_panel.show_last(log_panel.log(),
+                                                           str(window.location.hash))),
     ) if not _step(step)]
     if seed is not None:
         web.page["seeded"].textContent = forms.seeded_text(seed)
@@ -292,17 +314,17 @@ def restore_forms() -> None:
     """Every check form as the player left it before the page was reloaded."""
     state["memory"] = kept_forms()
     for mode in state["memory"].modes.values():
-        page.tick("mode", mode)
-    for system, mode, form in page.check_forms():
-        page.restore(form, state["memory"].of(system, mode), SKILLS)
-        page.sync(form)
+        dom.tick("mode", mode)
+    for system, mode, form in dom.check_forms():
+        dom.restore(form, state["memory"].of(system, mode), SKILLS)
+        dom.sync(form)
 
 
 def remember_form() -> None:
     """Keep the shown form as it is now for the next load, on top of the other forms as
     storage holds them (another tab may have kept one meanwhile)."""
-    system, mode = page.shown()
-    state["memory"] = kept_forms().remember(system, mode, page.form_values(page.active_form()))
+    system, mode = dom.shown()
+    state["memory"] = kept_forms().remember(system, mode, dom.form_values(dom.active_form()))
     with contextlib.suppress(Exception):  # full or refused: a convenience, not worth a warning
         state["storage"].set(form_memory.KEY, state["memory"].dump())
 
@@ -311,7 +333,7 @@ def _open_address() -> None:
     """The address's form and link, keeping whatever the player typed while Python was loading;
     one that cannot be opened leaves the first form shown, and still counts as failed."""
     if not _step(lambda: open_link(fresh=False)):
-        page.choose("flip", "unopposed")
+        dom.choose("flip", "unopposed")
         show_system()
         raise RuntimeError("the address could not be opened")
 

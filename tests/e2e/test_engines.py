@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 import skillcheck
-from app import forms, history
+from app import forms, log_model
 from engines import Chromium, Element, Engine, EngineError, launch
 from test_page import CASES, IDS, expected_images
 
@@ -172,9 +172,9 @@ def test_a_roll_shows_the_engines_result_for_the_cards_or_dice_drawn(app_page, s
         if label not in DRAWN_BY_HAND:  # the page draws: the log says what it drew
             fill(app_page, form_id, group, label, value)
     request = roll(app_page)["request"]
-    assert skillcheck.odds(history.strip_draw(request)) == skillcheck.odds(
-        history.strip_draw(request_))  # the form asked for what its boxes say
-    assert history.draw_of(request).keys() == history.draw_of(request_).keys()
+    assert skillcheck.odds(log_model.strip_draw(request)) == skillcheck.odds(
+        log_model.strip_draw(request_))  # the form asked for what its boxes say
+    assert log_model.draw_of(request).keys() == log_model.draw_of(request_).keys()
     result = skillcheck.resolve(request)
     on_page = shown(app_page)
     assert result["outcome"].lower() in on_page["headline"].lower()

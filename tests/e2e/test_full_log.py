@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import skillcheck
-from app import history
+from app import log_model
 from app.storage import MemoryStorage
 from playwright.sync_api import expect
 from test_table import READY
@@ -32,7 +32,7 @@ def stored_entries(page) -> list[dict]:
 
 
 def test_a_log_at_the_quota_drops_its_oldest_so_the_new_roll_is_saved(fresh_context, app_url):
-    log = history.RollLog(MemoryStorage())
+    log = log_model.RollLog(MemoryStorage())
     for seed in range(40):  # team flips of 8 helpers: ~1,500 characters an entry
         log.record_check(skillcheck.resolve({**TEAM, "seed": seed}))
     page = fresh_context.new_page()

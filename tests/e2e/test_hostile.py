@@ -7,7 +7,7 @@ import re
 
 import pytest
 import skillcheck
-from app import history, links
+from app import links, log_model
 from app.storage import MemoryStorage
 from playwright.sync_api import Page, expect
 from test_page import error_beside, fill, labelled, open_form
@@ -62,10 +62,10 @@ def test_an_imported_log_with_a_request_nested_deep_is_refused_and_the_page_relo
         tab, app_url, tmp_path):
     page = open_fresh(tab, app_url)
     page.evaluate("localStorage.clear()")
-    log = history.RollLog(MemoryStorage())
+    log = log_model.RollLog(MemoryStorage())
     log.record_check(skillcheck.resolve({"system": "passages", "base": 40, "dice": [12]}))
     text = log.export_json().replace('"dice":[12]', '"dice":[12],"x":' + "[" * 1500 + "]" * 1500)
-    assert len(text) < history.LONGEST_ENTRY
+    assert len(text) < log_model.LONGEST_ENTRY
     (tmp_path / "deep.json").write_text(text)
     log_panel(page).get_by_label("Import").set_input_files(tmp_path / "deep.json")
     expect(page.locator("#log-status")).to_contain_text("must not nest more than")
@@ -75,7 +75,7 @@ def test_an_imported_log_with_a_request_nested_deep_is_refused_and_the_page_relo
 
 
 def test_a_stored_request_nested_deep_is_set_aside_and_the_rest_of_the_log_loads(tab, app_url):
-    log = history.RollLog(MemoryStorage())
+    log = log_model.RollLog(MemoryStorage())
     for roll_ in (12, 77):
         log.record_check(skillcheck.resolve({"system": "passages", "base": 40, "dice": [roll_]}))
     raw = log.export_json().replace('"dice":[12]', '"dice":[12],"x":' + "[" * 1500 + "]" * 1500)

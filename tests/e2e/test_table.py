@@ -10,7 +10,7 @@ import re
 import time
 
 import skillcheck
-from app import history, links
+from app import links, log_model
 from app.storage import MemoryStorage
 from playwright.sync_api import Locator, Page, expect
 from test_page import expected_images, fill, labelled, open_form, result_images
@@ -124,7 +124,7 @@ def test_the_log_keeps_each_roll_newest_first_across_a_reload(app):
     for text, result in zip(shown, expected, strict=True):
         assert skillcheck.SYSTEMS[result["system"]]["label"] in text
         assert result["outcome"].lower() in text.lower()
-        assert history.summarize(result["request"]) in text
+        assert log_model.summarize(result["request"]) in text
     assert "JC 10S" in shown[0] and "1 2 3 4 5" in shown[2]
 
     app.reload()
@@ -247,14 +247,14 @@ def test_clearing_asks_first_and_answers_from_the_keyboard(app):
 def long_log(size: int) -> str:
     """A stored log of `size` real checks, made by the page's own log code under CPython."""
     storage = MemoryStorage()
-    log = history.RollLog(storage)
+    log = log_model.RollLog(storage)
     rng = random.Random(1)
     requests = [{"system": "pool", "trait": 5, "skill": 7, "dr": 4},
                 {"system": "flip", "rank": 3, "aspect": 2, "difficulty": "hard"},
                 {"system": "passages", "base": 40}]
     for i in range(size):
         log.record_check(skillcheck.resolve(requests[i % 3], rng))
-    return storage.get(history.LOG_KEY)
+    return storage.get(log_model.LOG_KEY)
 
 
 def test_a_long_log_draws_fifty_at_a_time_and_a_roll_does_not_wait_for_the_save(app):

@@ -13,7 +13,8 @@ import skillcheck
 from pyscript import document, web, when
 from pyscript.ffi import is_none
 
-from . import browser, forms, page, sheet_form, table
+from . import browser, character_form, dom, forms, log_panel
+from .browser import guarded
 from .characters import (
     RESOURCES,
     CharactersFileError,
@@ -30,10 +31,9 @@ from .characters import (
     within_limits,
 )
 from .storage import FieldError, Storage
-from .ui import guarded
 
 PICKED_KEY = "skillcheck.picked"
-GROUPS = tuple(sheet_form.GROUPS)
+GROUPS = tuple(character_form.GROUPS)
 state: dict = {"roster": None, "storage": None, "picked": None, "editing": None,
                "fill": None}
 
@@ -52,7 +52,7 @@ def start(storage: Storage, fill_form: Callable[[str | None, dict], None]) -> No
     state["picked"] = picked if roster().get(picked) else None
     skills = skillcheck.SYSTEMS.get("flip", {}).get("skills", [])
     template = document.getElementById("flip_skills-template").content
-    template.querySelector("select").insertAdjacentHTML("beforeend", page.skill_options(skills))
+    template.querySelector("select").insertAdjacentHTML("beforeend", dom.skill_options(skills))
     for control in ("who-character", "who-new", "who-import"):
         web.page[control].disabled = False
     say(" ".join(roster().warnings))
@@ -96,8 +96,8 @@ def render() -> None:
     web.page["who-character"].innerHTML = '<option value="">No character</option>' + "".join(
         f'<option value="{c["id"]}">{escape(c["name"])}</option>' for c in roster().all())
     web.page["who-character"].value = str(character["id"]) if character else ""
-    system, _ = page.shown()
-    choices = sheet_form.pick_options(character, system) if character else []
+    system, _ = dom.shown()
+    choices = character_form.pick_options(character, system) if character else []
     web.page["who-pick"].innerHTML = '<option value="">Choose what to roll…</option>' + "".join(
         f'<option value="{escape(value)}">{escape(label)}</option>' for value, label in choices)
     web.page["who-pick-field"].hidden = not choices
@@ -116,7 +116,7 @@ def render() -> None:
 
 def caps() -> None:
     """The shown form's Luck or Insurance box stops at what the picked character has."""
-    system, _ = page.shown()
+    system, _ = dom.shown()
     resource = RESOURCES.get(system)
     if resource is None:
         return
@@ -127,7 +127,7 @@ def caps() -> None:
         each = f", {resource.cost} {resource.label} each" if resource.cost > 1 else ""
         note = (f"{character['name']} has {character[resource.stock]:,} {resource.label}: "
                 f"at most {most}{each}.")
-    page.set_cap(page.active_form(), resource.field, most, note)
+    dom.set_cap(dom.active_form(), resource.field, most, note)
 
 
 def within_stock(request: dict) -> dict:
@@ -187,8 +187,8 @@ def on_pick(event) -> None:
     character, name = picked(), event.target.value
     if character is None or not name:
         return
-    system, mode = page.shown()
-    state["fill"](*sheet_form.form_values(system, mode, name, fill(character, system, name)))
+    system, mode = dom.shown()
+    state["fill"](*character_form.form_values(system, mode, name, fill(character, system, name)))
     web.page["who-pick"].value = ""  # the same pick can fill the form again after edits
     say(f"{character['name']}: {name} is in the form. The GM sets the difficulty and "
         "modifiers.")
@@ -206,7 +206,7 @@ def on_undo(event) -> None:
         render()
         return
     say(" ".join([undo["text"], *warnings]))
-    table.record_undo(undo)
+    log_panel.record_undo(undo)
     render()
 
 
@@ -253,16 +253,16 @@ def _editor():
 def open_editor(character: dict | None) -> None:
     state["editing"] = character["id"] if character else None
     form = _editor()
-    page.clear_errors(form)
+    dom.clear_errors(form)
     web.page["editor-error"].textContent = ""
     web.page["editor-title"].textContent = (f"Edit {character['name']}" if character
                                             else "New character")
-    rows, values = sheet_form.editor_values(character)
+    rows, values = character_form.editor_values(character)
     for group in GROUPS:
-        page.reset_repeat(group)
+        dom.reset_repeat(group)
         for _ in range(rows[group]):
-            page.repeat_add(group)
-    page.set_values(form, values)
+            dom.repeat_add(group)
+    dom.set_values(form, values)
     for details in form.find("details"):
         details.open = False
     web.page["editor-delete"].hidden = character is None
@@ -276,21 +276,21 @@ def close_editor() -> None:
 
 def save() -> None:
     form = _editor()
-    page.clear_errors(form)
+    dom.clear_errors(form)
     web.page["editor-error"].textContent = ""
     where: dict[str, str] = {}
     try:
-        fields, where = sheet_form.character_fields(
-            forms.tree_from(page.controls(form, closed_too=True)))
+        fields, where = character_form.character_fields(
+            forms.tree_from(dom.controls(form, closed_too=True)))
         if state["editing"]:
             character = edited(roster().get(state["editing"]), **fields)
             warnings = roster().update(character)
         else:
             character, warnings = roster().create(fields.pop("name"), **fields)
     except FieldError as error:
-        control = sheet_form.control_for(error.field, where) or error.field
-        shown = page.show_error(form, control, error.reason)
-        label = page.label_of(form, control) if shown else error.field
+        control = character_form.control_for(error.field, where) or error.field
+        shown = dom.show_error(form, control, error.reason)
+        label = dom.label_of(form, control) if shown else error.field
         web.page["editor-error"].textContent = f"{label}: {error.reason}"
         return
     close_editor()
@@ -326,11 +326,11 @@ def on_editor_button(event) -> None:
         return
     if button.hasAttribute("data-add-item"):
         group = button.getAttribute("data-add-item")
-        page.repeat_add(group)
+        dom.repeat_add(group)
         rows = web.page.find(f'[data-repeat="{group}"] [data-repeat-item]')
         rows[len(rows) - 1].find("input, select")[0]._dom_element.focus()
     elif button.hasAttribute("data-remove-item"):
-        page.repeat_remove(button)
+        dom.repeat_remove(button)
     elif button.id == "editor-cancel":
         close_editor()
     elif button.id == "editor-delete":

@@ -3,7 +3,7 @@ log or opened from a replay link — which never draws anything new. Around a re
 same check again (Re-roll), share it as a link, and the GM's reveal of a secret difficulty.
 
 Data still flows one way: request → skillcheck → result → HTML; then, once the result is on
-screen, the log and the character's stocks are written (table.record, roster_view.spend).
+screen, the log and the character's stocks are written (log_panel.record, characters_panel.spend).
 """
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ from pyscript import web, when, window
 from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
-from . import browser, forms, links, page, report, roster_view, table, ui
-from .history import reveal_request, strip_draw
-from .storage import stamp, utc_now
-from .table_view import (
+from . import browser, characters_panel, dom, forms, links, log_panel, result_html
+from .log_model import reveal_request, strip_draw
+from .result_notes_html import (
     REVEAL,
     announce_html,
     is_secret,
@@ -24,6 +23,7 @@ from .table_view import (
     revealed_note,
     source_html,
 )
+from .storage import stamp, utc_now
 
 # shown: what the result panel holds — {"result", "view": None (just rolled) | "log" | "link",
 # "entry": its log entry once written, "time": when it was rolled, "revealed": True once the GM
@@ -46,27 +46,27 @@ def perform(request: dict, animate: bool, refit: bool = False) -> None:
     earlier = state["shown"] if refit else None
     # Luck the check shown already took from the character: a re-judged check takes the rest.
     already = int(earlier["result"].get("luck_used") or 0) if earlier else 0
-    form = page.active_form()
-    page.clear_errors(form)
-    ui.trouble("")
+    form = dom.active_form()
+    dom.clear_errors(form)
+    browser.trouble("")
     try:
-        roster_view.check_spend(request, already)
+        characters_panel.check_spend(request, already)
         result = skillcheck.resolve(request, state["rng"])
     except InvalidRequest as error:
-        ui.trouble(ui.explain_invalid(form, error))
+        browser.trouble(browser.explain_invalid(form, error))
         return
-    spent, problem = roster_view.spend(result, already)
+    spent, problem = characters_panel.spend(result, already)
     shown = {"result": result, "view": None, "entry": None, "time": None}
     state["again"] = result["request"]
     show(shown, animate=animate, notes=[problem] if problem else [])
-    table.record(result, spent, shown, amends=earlier and (lambda: earlier["entry"]))
+    log_panel.record(result, spent, shown, amends=earlier and (lambda: earlier["entry"]))
     if animate:
         scroll_to_result()
 
 
 def scroll_to_result(block: str = "nearest") -> None:
     web.page["result"]._dom_element.scrollIntoView(
-        block=block, behavior="auto" if page.reduced_motion() else "smooth")
+        block=block, behavior="auto" if dom.reduced_motion() else "smooth")
 
 
 def show(shown: dict, animate: bool = False, notes: list[str] = ()) -> None:
@@ -76,7 +76,7 @@ def show(shown: dict, animate: bool = False, notes: list[str] = ()) -> None:
                          inputs_shown(result["request"]) if shown["view"] == "link" else ()
                          ) if shown["view"] else ""
     announce = announce_html(result) if is_secret(result) else ""
-    web.page["result"].innerHTML = source + announce + report.result_html(
+    web.page["result"].innerHTML = source + announce + result_html.result_html(
         result, animate=animate, notes=tuple(notes),
         offers=shown["view"] is None and not shown.get("revealed"))
     tools()
@@ -85,8 +85,8 @@ def show(shown: dict, animate: bool = False, notes: list[str] = ()) -> None:
 def inputs_shown(request: dict) -> list[tuple[str, str]]:
     """A replay's inputs as the form shown names them ("Helper 1 · Rank", "3"), the draw and
     whatever is off or nothing (a 0, an unticked box) left out."""
-    form = page.active_form()
-    return [(page.field_label(form, name), "yes" if value is True else value)
+    form = dom.active_form()
+    return [(dom.field_label(form, name), "yes" if value is True else value)
             for name, value in forms.values_of(strip_draw(request)).items()
             if value not in (False, "0", "")]
 
@@ -94,7 +94,7 @@ def inputs_shown(request: dict) -> list[tuple[str, str]]:
 def clear(button: str) -> None:
     """A clean result panel (another system was chosen)."""
     state["shown"] = None
-    web.page["result"].innerHTML = report.placeholder_html(button)
+    web.page["result"].innerHTML = result_html.placeholder_html(button)
     tools()
 
 
@@ -106,6 +106,8 @@ def tools() -> None:
     web.page["roll-again"].hidden = state["again"] is None
     web.page["share"].hidden = result is None
     web.page["share-box"].hidden = True
+    web.page["roll-last"].hidden = result is None
+    web.page["roll-last"].innerHTML = result_html.last_html(result) if result else ""
     reveal = is_secret(result) and result["system"] in REVEAL
     web.page["reveal-form"].hidden = not reveal
     if reveal:
@@ -113,7 +115,7 @@ def tools() -> None:
         web.page["reveal-label"].textContent = f"GM: {label}"
         web.page["reveal-hint"].textContent = hint
         web.page["reveal"].value = ""
-        page.clear_errors(web.page["reveal-form"])
+        dom.clear_errors(web.page["reveal-form"])
 
 
 def open_replay(fragment: str) -> bool:
@@ -122,7 +124,7 @@ def open_replay(fragment: str) -> bool:
         link = links.open_link(fragment)
     except links.LinkError as error:
         state["shown"] = None
-        web.page["result"].innerHTML = report.problem_html(
+        web.page["result"].innerHTML = result_html.problem_html(
             f"{error} The page works as usual: fill in the form above and roll.")
         tools()
         _to_the_top()
@@ -142,7 +144,7 @@ def _to_the_top() -> None:
 # ---- the result panel's controls ---------------------------------------------------------------
 
 @when("click", "#result")
-@ui.guarded
+@browser.guarded
 def on_choose(event) -> None:
     """The player's choice on the draw shown — another card kept, or Luck spent on the dice —
     judged again on the same draw."""
@@ -160,14 +162,14 @@ def on_choose(event) -> None:
 
 
 @when("click", "#roll-again")
-@ui.guarded
+@browser.guarded
 def on_roll_again(event) -> None:
     if state["again"] is not None:
-        perform(roster_view.within_stock(strip_draw(state["again"])), animate=True)
+        perform(characters_panel.within_stock(strip_draw(state["again"])), animate=True)
 
 
 @when("click", "#share")
-@ui.guarded
+@browser.guarded
 async def on_share(event) -> None:
     shown = state["shown"]
     if shown is None:
@@ -184,11 +186,11 @@ async def on_share(event) -> None:
 
 
 @when("submit", "#reveal-form")
-@ui.guarded
+@browser.guarded
 def on_reveal(event) -> None:
     event.preventDefault()
     shown, form = state["shown"], web.page["reveal-form"]
-    page.clear_errors(form)
+    dom.clear_errors(form)
     if shown is None or not is_secret(shown["result"]):
         return
     secret = shown["result"]
@@ -196,26 +198,26 @@ def on_reveal(event) -> None:
         difficulty = reveal_difficulty(secret["system"], web.page["reveal"].value)
         result = links.replay(reveal_request(secret, difficulty))
     except InvalidRequest as error:
-        page.show_error(form, "reveal", error.reason)
+        dom.show_error(form, "reveal", error.reason)
         return
     revealed = {"result": result, "view": shown["view"], "entry": None, "time": shown["time"],
                 "revealed": True}
-    spent, problem = roster_view.spend(result) if shown["view"] != "link" else (None, None)
+    spent, problem = characters_panel.spend(result) if shown["view"] != "link" else (None, None)
     show(revealed, notes=[revealed_note(difficulty), *([problem] if problem else [])])
     if shown["view"] != "link":  # a link's roll is not in this log
-        table.record(result, spent, revealed, reveals=lambda: shown["entry"])
+        log_panel.record(result, spent, revealed, reveals=lambda: shown["entry"])
     scroll_to_result(block="start")  # the verdict's headline, not the reveal box, in view
 
 
 @when("click", "#log-list")
-@ui.guarded
+@browser.guarded
 def on_log_entry(event) -> None:
-    entry = table.entry_of(event)
+    entry = log_panel.entry_of(event)
     if entry is None:
         return
     problem = show_entry(entry)
     if problem:
-        ui.trouble(f"This log entry cannot be shown again ({problem}).")
+        browser.trouble(f"This log entry cannot be shown again ({problem}).")
         return
     scroll_to_result()
 
@@ -227,7 +229,7 @@ def show_entry(entry: dict) -> str | None:
         result = links.replay(entry["request"])
     except (InvalidRequest, links.MissingDraw) as error:
         return str(error) or "its cards or dice are missing"
-    check = entry if entry["kind"] == "check" else table.log().get(entry["reveals"])
+    check = entry if entry["kind"] == "check" else log_panel.log().get(entry["reveals"])
     state["again"] = check["request"] if check else None
     show({"result": result, "view": "log", "entry": entry if entry["kind"] == "check" else None,
           "time": entry["time"]})
@@ -242,5 +244,5 @@ def show_last(log, fragment: str) -> None:
     if newest is None or links.is_replay(fragment):
         return
     request = newest["request"]
-    if (request.get("system"), request.get("mode")) == page.shown():
+    if (request.get("system"), request.get("mode")) == dom.shown():
         show_entry(newest)

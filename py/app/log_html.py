@@ -12,8 +12,8 @@ from html import escape
 
 from skillcheck import SYSTEMS
 
-from .history import draw_of
-from .report import sentence_case, side_title, tone
+from .log_model import draw_of
+from .result_html import sentence_case, side_title, tone
 
 PAGE = 50  # entries drawn at first and at each "show more": a long log costs no more than this
 KINDS_SHOWN_AGAIN = ("check", "reveal")

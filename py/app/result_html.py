@@ -13,8 +13,9 @@ from html import escape
 
 from skillcheck.draw import card_name
 
-from . import render
+from . import pieces_svg
 from .outcome_words import TERMS, outcome_meaning, outcome_name
+from .pieces_svg import d6_svg, d10_svg, die
 
 # The die each dice system is drawn with (the card system draws cards from its sides' "cards").
 DIE_SHAPES = {"pool": "d10", "swift": "d10", "fluke": "d6", "passages": "d100"}
@@ -92,11 +93,15 @@ def side_title(field: str) -> str:
     return f"{title} {int(index) + 1}" if index.isdigit() else title
 
 
-def headline(result: dict) -> str:
-    outcome = str(result.get("outcome", ""))
-    words = sentence_case(outcome)
+def _outcome_words(result: dict) -> str:
+    words = sentence_case(str(result.get("outcome", "")))
     if "tiebreak" in result:  # an opposed check names its winner
         words += " wins"
+    return words
+
+
+def headline(result: dict) -> str:
+    words = _outcome_words(result)
     mark = {True: "✓", False: "✗"}.get(result.get("success"), "?")
     return (f'<p class="headline"><span class="mark" aria-hidden="true">{mark}</span>'
             f"<strong>{escape(words)}</strong></p>")
@@ -179,7 +184,7 @@ def hand(side: dict, keep_path: str | None) -> str:
         if keep_path and not low and i != kept:
             chooser = (f'<button type="button" class="keep-this" data-keep-path="{keep_path}" '
                        f'data-keep="{i}" aria-label="Keep the {escape(name)} instead"></button>')
-        items.append(f'<li class="slot">{render.card(code, label, classes)}{chooser}'
+        items.append(f'<li class="slot">{pieces_svg.card(code, label, classes)}{chooser}'
                      + ('<span class="low-tag">low</span>' if i == kept and low else "")
                      + "</li>")
     hint = "" if low or not keep_path or len(cards) < 2 else (
@@ -205,7 +210,7 @@ def _d10s(result: dict) -> list[str]:
     items = []
     for i, face in enumerate(faces):
         if not adjusted:
-            items.append(render.die(render.d10_svg(str(face)), f"d10 showing {face}"))
+            items.append(die(d10_svg(str(face)), f"d10 showing {face}"))
             continue
         now = adjusted[i]
         good = succeeded[i]
@@ -213,7 +218,7 @@ def _d10s(result: dict) -> list[str]:
         label += ", a success" if good else ", not a success"
         note = f"{face}→{now}" if now != face else ""
         classes = "success" if good else "miss"
-        items.append(render.die(render.d10_svg(str(now), classes), label, note, classes))
+        items.append(die(d10_svg(str(now), classes), label, note, classes))
     return items
 
 
@@ -223,22 +228,22 @@ def _d6s(faces: list[int], insured: int) -> list[str]:
     for face in faces:
         if face == 1 and insured:
             insured -= 1
-            items.append(render.die(render.d6_svg(1, "insured"), "d6 showing 1, an insured one",
+            items.append(die(d6_svg(1, "insured"), "d6 showing 1, an insured one",
                                     "insured", "insured"))
         elif face == 1:
-            items.append(render.die(render.d6_svg(1, "one"), "d6 showing 1, a one", "one", "one"))
+            items.append(die(d6_svg(1, "one"), "d6 showing 1, a one", "one", "one"))
         else:
-            items.append(render.die(render.d6_svg(face), f"d6 showing {face}"))
+            items.append(die(d6_svg(face), f"d6 showing {face}"))
     return items
 
 
 def _percentile(roll: int) -> str:
-    tens, units = render.percentile_faces(roll)
+    tens, units = pieces_svg.percentile_faces(roll)
     return ('<ul class="dice percentile" aria-label="Percentile dice">'
             f'<li class="slot">'
-            f'{render.die(render.d10_svg(tens, "tens"), f"tens die showing {tens}", "tens")}</li>'
+            f'{die(d10_svg(tens, "tens"), f"tens die showing {tens}", "tens")}</li>'
             f'<li class="slot">'
-            f'{render.die(render.d10_svg(units), f"units die showing {units}", "units")}</li>'
+            f'{die(d10_svg(units), f"units die showing {units}", "units")}</li>'
             f'</ul><p class="roll-total">{tens} + {units} = <strong>{roll}</strong></p>')
 
 
@@ -286,6 +291,23 @@ def odds_html(odds: dict, description: dict) -> str:
         top = (f'<p class="odds-success" data-fraction="{p}" title="{p}">Chance of success '
                f"<strong>{percent(p)}</strong></p>")
     return f'{top}<ul class="odds-list">{rows}</ul>{said}'
+
+
+def chance_html(odds: dict) -> str:
+    """The chance of success for the sticky roll bar, beside Roll: the number the player weighs
+    while filling the form, with the odds panel a tap away. Empty when there is no one chance
+    (a secret difficulty's chart)."""
+    success = odds.get("success")
+    if success is None:
+        return ""
+    return f"<strong>{percent(Fraction(success))}</strong> <span>to succeed</span>"
+
+
+def last_html(result: dict) -> str:
+    """The shown result in one line for the roll bar: a way back to it from anywhere in the form."""
+    mark = {True: "✓", False: "✗"}.get(result.get("success"), "?")
+    return (f'<span class="{tone(result.get("success"))}"><span aria-hidden="true">{mark}</span> '
+            f'<strong>{escape(_outcome_words(result))}</strong></span> <span>see result</span>')
 
 
 def bar(length: float, across: bool) -> str:

@@ -12,12 +12,12 @@ from collections.abc import Callable
 from pyscript import web, when
 from pyscript.ffi import is_none
 
-from . import browser, log_view
-from .history import LogFileError, RollLog
+from . import browser, log_html
+from .browser import guarded
+from .log_model import LogFileError, RollLog
 from .storage import MemoryStorage, Storage
-from .ui import guarded
 
-state: dict = {"log": None, "system": "", "shown": log_view.PAGE, "seed": None}
+state: dict = {"log": None, "system": "", "shown": log_html.PAGE, "seed": None}
 
 
 def log() -> RollLog:
@@ -29,7 +29,7 @@ def start(storage: Storage, warnings: list[str], seed: int | None = None) -> Non
     drawn from the page's `seed` are logged with it."""
     state["seed"] = seed
     state["log"] = RollLog(storage)
-    web.page["log-filter"].innerHTML = log_view.filter_options_html()
+    web.page["log-filter"].innerHTML = log_html.filter_options_html()
     warnings = [*warnings, *state["log"].warnings]
     say(" ".join(warnings), problem=bool(warnings))
     render()
@@ -51,8 +51,8 @@ def render() -> None:
     system = state["system"] or None
     entries = log().entries(system)
     shown = entries[:state["shown"]]
-    web.page["log-list"].innerHTML = log_view.list_html(shown, browser.short_time)
-    web.page["log-count"].textContent = log_view.count_text(len(shown), len(entries), system)
+    web.page["log-list"].innerHTML = log_html.list_html(shown, browser.short_time)
+    web.page["log-count"].textContent = log_html.count_text(len(shown), len(entries), system)
     web.page["log-more"].hidden = len(shown) >= len(entries)
     for control in ("log-export", "log-clear"):
         web.page[control].disabled = not len(log())
@@ -109,14 +109,14 @@ def entry_of(event) -> dict | None:
 @guarded
 def on_filter(event) -> None:
     state["system"] = event.target.value
-    state["shown"] = log_view.PAGE
+    state["shown"] = log_html.PAGE
     render()
 
 
 @when("click", "#log-more")
 @guarded
 def on_more(event) -> None:
-    state["shown"] += log_view.PAGE
+    state["shown"] += log_html.PAGE
     render()
 
 
@@ -124,7 +124,7 @@ def on_more(event) -> None:
 @guarded
 def on_export(event) -> None:
     browser.download(log().export_name(), log().export_json())
-    say(f"Exported {log_view.entries(len(log()))} as {log().export_name()}.")
+    say(f"Exported {log_html.entries(len(log()))} as {log().export_name()}.")
 
 
 @when("change", "#log-import")
@@ -141,13 +141,13 @@ async def on_import(event) -> None:
 
     def replace() -> None:
         _, warnings = log().import_json(text)
-        state["shown"] = log_view.PAGE
-        say(" ".join([f"Imported {log_view.entries(count)}.", *warnings]))
+        state["shown"] = log_html.PAGE
+        say(" ".join([f"Imported {log_html.entries(count)}.", *warnings]))
         render()
 
     if len(log()):
-        browser.ask(f"Replace your roll log ({log_view.entries(len(log()))}) with this file's "
-                    f"{log_view.entries(count)}?", "Replace my log", replace)
+        browser.ask(f"Replace your roll log ({log_html.entries(len(log()))}) with this file's "
+                    f"{log_html.entries(count)}?", "Replace my log", replace)
     else:
         replace()
 
@@ -159,5 +159,5 @@ def on_clear(event) -> None:
         warnings = log().clear()
         say(" ".join(["The log was cleared.", *warnings]))
         render()
-    browser.ask(f"Clear the roll log ({log_view.entries(len(log()))})? Export it first to keep "
+    browser.ask(f"Clear the roll log ({log_html.entries(len(log()))})? Export it first to keep "
                 "a copy.", "Clear the log", clear)

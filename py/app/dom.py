@@ -23,7 +23,7 @@ from pyscript import document, web, window
 from pyscript.ffi import is_none, to_js
 
 from . import forms
-from .report import sentence_case, side_title
+from .result_html import sentence_case, side_title
 
 _BUBBLES = to_js({"bubbles": True})
 
