@@ -211,26 +211,26 @@ def test_a_bar_is_its_length_at_least_a_sliver_across_or_up():
     ("2401/4000", "about 3 in 5 — 2,401 in 4,000"), ("1", "every time"), ("0", "never"),
 ])
 def test_a_chance_is_said_as_people_say_it_then_exactly(p, words):
-    assert report.chance_words(Fraction(p)) == words
+    assert result_html.chance_words(Fraction(p)) == words
 
 
 @given(st.fractions(min_value=0, max_value=1, max_denominator=10**6))
 def test_the_words_always_end_on_the_exact_chance(p):
-    words = report.chance_words(p)
+    words = result_html.chance_words(p)
     if 0 < p < 1:
         assert words.endswith(f"{p.numerator:,} in {p.denominator:,}")
 
 
 def test_each_odds_row_opens_on_the_rulebooks_name_its_meaning_and_its_chance_in_words():
     odds = skillcheck.odds({"system": "pool", "trait": 5, "skill": 7, "dr": 3})
-    shown = report.odds_html(odds, skillcheck.SYSTEMS["pool"])
+    shown = result_html.odds_html(odds, skillcheck.SYSTEMS["pool"])
     names = re.findall(r'<span class="odds-name">([^<]+)</span>', shown)
     assert names[:3] == ["Critical Success", "Success (IoS 2)", "Basic Success"]
     assert shown.count("<details><summary>") == len(odds["outcomes"])
     assert "About 1 in 6 — 16,807 in 100,000.</p>" in shown
     assert "IoS 1: exactly the DR." in shown
     assert shown.count("Increment of Success") == 1 and shown.count("Difficulty Rating") == 1
-    opposed = report.odds_html(skillcheck.odds({
+    opposed = result_html.odds_html(skillcheck.odds({
         "system": "flip", "mode": "opposed", "initiator": {"rank": 2, "aspect": 3},
         "opponent": {"rank": 2, "aspect": 2}}), skillcheck.SYSTEMS["flip"])
     assert "Initiator wins" in opposed and "Difficulty Target Number" not in opposed
@@ -241,7 +241,7 @@ def test_each_odds_row_opens_on_the_rulebooks_name_its_meaning_and_its_chance_in
     {"system": "pool", "trait": 5, "skill": 7, "bonus": 1, "secret": True}])
 def test_a_secret_chart_gives_the_gm_each_number_and_the_chance_of_at_least_it(request_):
     odds = skillcheck.odds(request_)
-    shown = report.odds_html(odds, skillcheck.SYSTEMS[request_["system"]])
+    shown = result_html.odds_html(odds, skillcheck.SYSTEMS[request_["system"]])
     at_least = {int(t): Fraction(p) for t, p in re.findall(
         r'<tr data-total="(-?\d+)" data-at-least="([^"]+)">', shown)}
     assert set(at_least) == {int(t) for t in odds["totals"]}
@@ -250,7 +250,7 @@ def test_a_secret_chart_gives_the_gm_each_number_and_the_chance_of_at_least_it(r
                   **({"dtn": total} if request_["system"] == "flip" else {"dr": total})}
         if request_["system"] == "flip" or total >= 1:
             assert p == Fraction(skillcheck.odds(judged)["success"]), total
-        assert f"<td>{report.percent(p)}</td></tr>" in shown
+        assert f"<td>{result_html.percent(p)}</td></tr>" in shown
 
 
 def test_odds_rows_follow_the_systems_order_of_outcomes():
