@@ -40,6 +40,16 @@ def test_each_kind_of_control_becomes_json(kind, raw, value):
     assert forms.value_of(kind, raw) == value
 
 
+def test_values_of_is_the_inverse_of_request_from_for_what_a_form_holds():
+    controls = [("dtn", "number", "15"), ("difficulty", "select-one", "hard"),
+                ("primary.rank", "number", "4"), ("primary.take7", "checkbox", False),
+                ("secondaries.0.rank", "number", "1"), ("secondaries.1.rank", "number", "3")]
+    request = forms.request_from("flip", "team", controls)
+    assert forms.values_of(request) == {name: raw for name, _, raw in controls}
+    drawn = {**request, "cards": ["7H"], "primary": {**request["primary"], "cards": ["2C"]}}
+    assert forms.values_of(drawn) == forms.values_of(request)  # the draw is not the form's
+
+
 def test_dotted_names_nest_and_numbered_ones_become_lists():
     request = forms.request_from("flip", "team", [
         ("difficulty", "select-one", "hard"), ("primary.rank", "number", "2"),
@@ -192,6 +202,55 @@ def test_a_bar_is_its_length_at_least_a_sliver_across_or_up():
     assert '<rect width="42.500" height="1" rx="3" ry="0.5"/>' in result_html.bar(42.5, across=True)
     assert '<rect width="1.500" height="1" rx="3" ry="0.5"/>' in result_html.bar(0.0, across=True)
     assert '<rect y="75.000" width="1" height="25.000"/>' in result_html.bar(25, across=False)
+
+
+@pytest.mark.parametrize(("p", "words"), [
+    ("16807/100000", "about 1 in 6 — 16,807 in 100,000"), ("1/2", "1 in 2"),
+    ("343/6250", "about 1 in 18 — 343 in 6,250"), ("1/15625", "1 in 15,625"),
+    ("93/100", "about 13 in 14 — 93 in 100"), ("999/1000", "999 in 1,000"),
+    ("2401/4000", "about 3 in 5 — 2,401 in 4,000"), ("1", "every time"), ("0", "never"),
+])
+def test_a_chance_is_said_as_people_say_it_then_exactly(p, words):
+    assert result_html.chance_words(Fraction(p)) == words
+
+
+@given(st.fractions(min_value=0, max_value=1, max_denominator=10**6))
+def test_the_words_always_end_on_the_exact_chance(p):
+    words = result_html.chance_words(p)
+    if 0 < p < 1:
+        assert words.endswith(f"{p.numerator:,} in {p.denominator:,}")
+
+
+def test_each_odds_row_opens_on_the_rulebooks_name_its_meaning_and_its_chance_in_words():
+    odds = skillcheck.odds({"system": "pool", "trait": 5, "skill": 7, "dr": 3})
+    shown = result_html.odds_html(odds, skillcheck.SYSTEMS["pool"])
+    names = re.findall(r'<span class="odds-name">([^<]+)</span>', shown)
+    assert names[:3] == ["Critical Success", "Success (IoS 2)", "Basic Success"]
+    assert shown.count("<details><summary>") == len(odds["outcomes"])
+    assert "About 1 in 6 — 16,807 in 100,000.</p>" in shown
+    assert "IoS 1: exactly the DR." in shown
+    assert shown.count("Increment of Success") == 1 and shown.count("Difficulty Rating") == 1
+    opposed = result_html.odds_html(skillcheck.odds({
+        "system": "flip", "mode": "opposed", "initiator": {"rank": 2, "aspect": 3},
+        "opponent": {"rank": 2, "aspect": 2}}), skillcheck.SYSTEMS["flip"])
+    assert "Initiator wins" in opposed and "Difficulty Target Number" not in opposed
+
+
+@pytest.mark.parametrize("request_", [
+    {"system": "flip", "rank": 3, "aspect": 2, "secret": True},
+    {"system": "pool", "trait": 5, "skill": 7, "bonus": 1, "secret": True}])
+def test_a_secret_chart_gives_the_gm_each_number_and_the_chance_of_at_least_it(request_):
+    odds = skillcheck.odds(request_)
+    shown = result_html.odds_html(odds, skillcheck.SYSTEMS[request_["system"]])
+    at_least = {int(t): Fraction(p) for t, p in re.findall(
+        r'<tr data-total="(-?\d+)" data-at-least="([^"]+)">', shown)}
+    assert set(at_least) == {int(t) for t in odds["totals"]}
+    for total, p in at_least.items():  # at least N: success against that DTN or DR
+        judged = {**request_, "secret": False,
+                  **({"dtn": total} if request_["system"] == "flip" else {"dr": total})}
+        if request_["system"] == "flip" or total >= 1:
+            assert p == Fraction(skillcheck.odds(judged)["success"]), total
+        assert f"<td>{result_html.percent(p)}</td></tr>" in shown
 
 
 def test_odds_rows_follow_the_systems_order_of_outcomes():

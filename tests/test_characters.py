@@ -29,6 +29,7 @@ from app.characters import (
     spend_problem,
     undo_spend,
     with_sheet,
+    within_limits,
 )
 from app.log_model import RollLog
 from app.storage import FieldError, MemoryStorage
@@ -240,6 +241,19 @@ def test_spend_problem_refuses_before_rolling(mara):
         "Mara has 9 XP: insurance can be at most 4 (2 XP a point).")
     assert spend_problem(mara, {"system": "pool", "luck": "lots"}) is None  # the engine says so
     assert spend_problem(mara, {"system": "flip", "rank": 2}) is None
+
+
+def test_within_limits_lowers_an_offer_to_what_is_left(mara):
+    assert within_limits(mara, {"system": "pool", "trait": 6, "luck": 5}) == {
+        "system": "pool", "trait": 6, "luck": 3}
+    assert within_limits(mara, {"system": "fluke", "insurance": 9}) == {
+        "system": "fluke", "insurance": 4}
+    assert within_limits(mara, {"system": "swift", "luck": 2}) == {"system": "swift", "luck": 2}
+    assert within_limits(mara, {"system": "pool", "luck": "lots"}) == {
+        "system": "pool", "luck": "lots"}  # the engine names it
+    assert within_limits(mara, {"system": "flip", "rank": 9}) == {"system": "flip", "rank": 9}
+    for request in ({"system": "pool", "luck": 7}, {"system": "fluke", "insurance": 7}):
+        assert spend_problem(mara, within_limits(mara, request)) is None
 
 
 def pool_spending(luck_used: int) -> dict:

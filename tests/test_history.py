@@ -81,6 +81,13 @@ def test_strip_draw_removes_every_draw_and_seed_at_any_depth():
     assert request["primary"]["cards"] == ["7H", "KS"]  # the original is left alone
 
 
+def test_strip_draw_leaves_out_the_luck_chosen_after_the_roll():
+    request = {"system": "pool", "trait": 5, "skill": 7, "dr": 3, "luck": 5, "luck_spend": 4,
+               "dice": [1, 2, 9, 9, 3]}
+    assert strip_draw(request) == {"system": "pool", "trait": 5, "skill": 7, "dr": 3, "luck": 5}
+    assert "luck_spend 4" in summarize(request)  # the log still says what was chosen
+
+
 def test_draw_of_names_each_draw_by_its_path():
     request = {"system": "flip", "mode": "opposed",
                "initiator": {"rank": 2, "cards": ["7H", "KS"]},

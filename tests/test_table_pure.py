@@ -259,6 +259,15 @@ def test_a_roll_shown_again_says_where_it_came_from_escaped():
     assert "From the log: a roll from" in result_notes_html.source_html("log", "now")
 
 
+def test_a_replay_lists_its_inputs_read_only_and_offers_to_roll_them_escaped():
+    link = result_notes_html.source_html("link", "now", [("Helper 1 · Rank", "3"), ("<b>", "<i>")])
+    assert "<dt>Helper 1 · Rank</dt><dd>3</dd>" in link
+    assert "<dt>&lt;b&gt;</dt><dd>&lt;i&gt;</dd>" in link
+    assert 'data-roll-myself>Roll this check myself</button>' in link
+    assert "<input" not in link  # shown, not editable
+    assert "Roll this check myself" not in result_notes_html.source_html("log", "now")
+
+
 @pytest.mark.parametrize("request_", [
     {"system": "flip", "rank": 2, "aspect": 3, "secret": True},
     {"system": "flip", "mode": "aspect", "aspect": 6, "secret": True},

@@ -168,7 +168,7 @@ def difficulty(a: Attrs) -> list[str]:
     options = [f'    <option value="{name}" data-value="{dtn}"'
                f'{" selected" if name == DEFAULT_DIFFICULTY else ""}>{name.capitalize()} '
                f'({dtn}+)</option>' for name, dtn in DIFFICULTIES]
-    dtn = {"id": f"{ident}-dtn", "name": "dtn", "label": "DTN", "hint": "target number",
+    dtn = {"id": f"{ident}-dtn", "name": "dtn", "label": "DTN", "hint": "Difficulty Target Number",
            "inputmode": "numeric", "min": "0", "max": "100", "value": "12", "disabled": None,
            "data-off-when": "difficulty secret" if secret else "difficulty"}
     return [

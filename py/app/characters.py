@@ -328,6 +328,14 @@ def already_spent(earlier: dict | None) -> int:
     return int(earlier.get(resource.spent) or 0) if resource else 0
 
 
+def within_limits(character: dict, request: dict) -> dict:
+    """`request` offering no more Luck or Insurance than the character has left: a re-roll
+    after a spend repeats the check with what remains rather than being refused."""
+    capped = {field: most for field, most in limits(character, request.get("system")).items()
+              if isinstance(request.get(field), int) and request[field] > most}
+    return {**request, **capped}
+
+
 def spend_problem(character: dict, request: dict, already: int = 0) -> str | None:
     """Before rolling: why the character cannot offer what `request` offers beyond the `already`
     (`already_spent`) it took for the same draw, or None."""

@@ -25,6 +25,7 @@ from .characters import (
     limits,
     read_file,
     spend_problem,
+    within_limits,
 )
 from .session import Session
 from .storage import FieldError
@@ -122,6 +123,12 @@ def caps() -> None:
         note = (f"{character['name']} has {character[resource.stock]:,} {resource.label}: "
                 f"at most {most}{each}.")
     dom.set_cap(dom.active_form(), resource.field, most, note)
+
+
+def within_stock(request: dict) -> dict:
+    """`request` offering no more than the picked character has left (see within_limits)."""
+    character = picked()
+    return within_limits(character, request) if character else request
 
 
 def check_spend(request: dict, already: int = 0) -> None:

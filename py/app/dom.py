@@ -16,13 +16,16 @@ Data attributes index.html uses:
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from pyscript import document, web, window
-from pyscript.ffi import is_none
+from pyscript.ffi import is_none, to_js
 
 from . import forms
-from .result_html import sentence_case
+from .result_html import sentence_case, side_title
+
+_BUBBLES = to_js({"bubbles": True})
 
 
 def checked(name: str) -> str | None:
@@ -45,15 +48,19 @@ def _radio(name: str, value: object):
                  if radio.value == value), None)
 
 
+def tick(name: str, value: object) -> bool:
+    """Tick radio button `name` whose value is `value`; False if there is none."""
+    radio = _radio(name, value) if value else None
+    if radio is not None:
+        radio.checked = True
+    return radio is not None
+
+
 def choose(system: object, mode: object) -> bool:
     """Tick the pickers for a system (and mode); False if the page has no such form."""
-    radio = _radio("system", system)
-    if radio is None:
+    if not tick("system", system):
         return False
-    radio.checked = True
-    picked = _radio("mode", mode) if mode else None
-    if picked is not None:
-        picked.checked = True
+    tick("mode", mode)
     return True
 
 
@@ -162,7 +169,8 @@ def fill_skills(skills: list[dict]) -> None:
 
 def set_values(form, values: dict[str, object]) -> None:
     """Put values into the form's controls by name: ticks take True/False, a yes/no select
-    (data-kind="flag") is set to its "no" for False, anything else takes the value as text."""
+    (data-kind="flag") is set to its "no" for False and to its first "yes" for True unless one
+    is chosen, anything else takes the value as text."""
     for name, value in values.items():
         control = _control(form, name)
         if control is None:
@@ -172,8 +180,98 @@ def set_values(form, values: dict[str, object]) -> None:
         elif control.getAttribute("data-kind") == "flag":
             if not value:
                 control.value = ""
+            elif not control.value and len(control.find("option:not([value=''])")):
+                control.value = control.find("option:not([value=''])")[0].value
         else:
             control.value = "" if value is None else str(value)
+    for select in form.find("select[data-fills]"):  # a number typed in, not a named choice
+        if select.name not in values and select.getAttribute("data-fills") in values:
+            select.value = ""
+
+
+def reset_form(form) -> None:
+    """One check form back as the page first drew it, one item in each repeated group."""
+    for control in form.find("[name]"):
+        element = control._dom_element
+        if element.type == "checkbox":
+            element.checked = element.defaultChecked
+        elif element.tagName == "SELECT":
+            element.selectedIndex = _first_index(element)
+        else:
+            element.value = element.defaultValue
+    for box in form.find("[data-repeat]"):
+        reset_repeat(box.getAttribute("data-repeat"))
+
+
+def field_label(form, field: str) -> str:
+    """What the page calls control `field`, with its side: "Rank", "Helper 2 · Rank" (named
+    as the first helper's box when the form shows fewer helpers)."""
+    first = re.sub(r"\.[0-9]+\.", ".0.", field, count=1)
+    label = label_of(form, field if _control(form, field) is not None else first)
+    return f"{side_title(field)} · {label}" if "." in field else label
+
+
+def check_forms() -> list[tuple[str, str | None, object]]:
+    """(system, mode, form) of every check form on the page."""
+    return [(form.getAttribute("data-system"), form.getAttribute("data-mode"), form)
+            for form in web.page.find(".sysform")]
+
+
+def form_values(form) -> dict[str, object]:
+    """Every named control of `form` as the player left it — text, or a tick — to keep across
+    reloads. Cards or dice typed in are left out: they are one roll's, not the form's."""
+    return {control.name: control.checked if control.type == "checkbox" else control.value
+            for control in form.find("[name]")
+            if (control.getAttribute("data-kind") or control.type) != forms.LIST}
+
+
+def restore(form, values: dict[str, object], skills: dict[str, dict]) -> None:
+    """Put kept values back (names already checked, see form_memory.FIELD), as many repeated
+    items as they name first; a control the player changed while Python was loading keeps
+    what they typed. A value a control cannot take leaves it empty, for the rules to name."""
+    fit_repeats(form, values)
+    controls = [(control, value) for control, value in (
+        (_control(form, name), value) for name, value in values.items())
+        if control is not None and _untouched(control._dom_element)]
+    for _ in range(2):  # again once the skill pickers have offered their specializations
+        for control, value in controls:
+            if control.type == "checkbox":
+                control.checked = bool(value)
+            else:
+                control.value = str(value)
+        for picker in form.find("[data-skill-picker]"):
+            apply_skill(picker._dom_element, skills)
+
+
+def _untouched(control) -> bool:
+    """Whether a control still holds what the page started with."""
+    if control.type == "checkbox":
+        return control.checked == control.defaultChecked
+    if control.tagName == "SELECT":
+        return control.selectedIndex == _first_index(control)
+    return control.value == control.defaultValue
+
+
+def _first_index(select) -> int:
+    """The option a select starts on: the one marked selected, else the first."""
+    return next((i for i, option in enumerate(select.options) if option.defaultSelected), 0)
+
+
+def fit_repeats(form, values: dict[str, object]) -> None:
+    """As many items in each repeated group of `form` as `values` name (secondaries.2.rank:
+    three helpers), within the group's data-max."""
+    for box in form.find("[data-repeat]"):
+        group = box.getAttribute("data-repeat")
+        indexes = [int(name.split(".")[1]) for name in values
+                   if name.startswith(f"{group}.") and name.split(".")[1].isdigit()]
+        if not indexes:
+            continue
+        wanted = min(max(indexes) + 1, int(box.getAttribute("data-max")))
+        while len(box.find("[data-repeat-item]")) > wanted:
+            box.find("[data-repeat-item]")[-1]._dom_element.remove()
+        while len(box.find("[data-repeat-item]")) < wanted:
+            repeat_add(group)
+        renumber(group)
 
 
 def set_cap(form, field: str, most: int | None, note: str | None) -> None:
@@ -185,6 +283,9 @@ def set_cap(form, field: str, most: int | None, note: str | None) -> None:
         control.setAttribute("data-rules-max", control.max)
     rules = control.getAttribute("data-rules-max")
     control.max = rules if most is None else str(min(most, int(rules)))
+    if most is not None and forms.WHOLE.fullmatch(control.value) and int(control.value) > most:
+        control.value = str(max(most, 0))  # what is left, not a refusal at the next roll
+        control._dom_element.dispatchEvent(window.Event.new("input", _BUBBLES))
     set_note(form, field, note)
 
 
@@ -285,17 +386,6 @@ def renumber(group: str) -> None:
     adder = web.page.find(f'[data-add-item="{group}"]')
     if len(adder):
         adder[0].disabled = len(items) >= int(box.getAttribute("data-max"))
-
-
-def step(button) -> None:
-    """A − or + beside a number box: one step, as the box's own arrows would."""
-    box = button.parentElement.querySelector("input")
-    if box.disabled:
-        return
-    if int(button.getAttribute("data-step")) > 0:
-        box.stepUp()
-    else:
-        box.stepDown()
 
 
 def reduced_motion() -> bool:

@@ -82,6 +82,30 @@ def _lists(tree):
     return fixed
 
 
+def values_of(request: dict) -> dict[str, object]:
+    """The inverse of request_from: a request's fields by dotted name ("primary.rank",
+    "secondaries.1.aspect"), as text for boxes and True/False for ticks; its system, mode and
+    any list that is not a list of sides (a draw) are left out."""
+    found: dict[str, object] = {}
+
+    def walk(value, name: str) -> None:
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                if name or key not in SYSTEM_AND_MODE:
+                    walk(inner, f"{name}{key}.")
+        elif isinstance(value, list):
+            if value and all(isinstance(item, dict) for item in value):
+                for i, item in enumerate(value):
+                    walk(item, f"{name}{i}.")
+        elif isinstance(value, bool) or value is None:
+            found[name[:-1]] = bool(value)
+        else:
+            found[name[:-1]] = str(value)
+
+    walk(request, "")
+    return found
+
+
 def with_value(request: dict, field: str, value) -> dict:
     """A copy of `request` with the dotted `field` ("secondaries.0.keep") set to `value`."""
     changed = copy.deepcopy(request)

@@ -54,6 +54,8 @@ RESOURCES = ("luck", "xp")
 DRAW_KEYS = ("cards", "dice")
 # What a re-roll leaves out: the draw, the chosen card among it, and a seed that would redraw it.
 REPLAY_KEYS = (*DRAW_KEYS, "keep", "seed")
+# The Luck a player chose to spend on the dice shown is a choice about those dice, not the check.
+REROLL_DROPS = (*REPLAY_KEYS, "luck_spend")
 
 
 class LogFileError(FileRefused):
@@ -64,10 +66,11 @@ class LogFileError(FileRefused):
 
 
 def strip_draw(request: dict) -> dict:
-    """A copy of `request` without its draw (at any depth), so resolving it rolls afresh."""
+    """A copy of `request` without its draw (at any depth) nor the Luck chosen after seeing it,
+    so resolving it rolls afresh."""
     def strip(value):
         if isinstance(value, dict):
-            return {k: strip(v) for k, v in value.items() if k not in REPLAY_KEYS}
+            return {k: strip(v) for k, v in value.items() if k not in REROLL_DROPS}
         if isinstance(value, list):
             return [strip(v) for v in value]
         return value

@@ -10,6 +10,7 @@ to the console), so no traceback ever reaches the page.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import traceback
 
@@ -18,10 +19,20 @@ from pyscript import document, web, when, window
 from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
-from app import browser, characters_panel, dom, forms, links, log_panel, result_html, result_panel
+from app import (
+    browser,
+    characters_panel,
+    dom,
+    form_memory,
+    forms,
+    links,
+    log_panel,
+    result_html,
+    result_panel,
+)
 from app.browser import SOMETHING_WRONG, explain_invalid, guarded, trouble
 from app.characters import CHARACTERS_KEY
-from app.log_model import LOG_KEY
+from app.log_model import LOG_KEY, strip_draw
 from app.session import Session
 
 ODDS_DELAY = 0.12  # seconds of quiet typing before the odds are worked out again
@@ -43,6 +54,7 @@ def request_now() -> dict:
 
 def show_odds() -> None:
     form = dom.active_form()
+    remember_form()
     dom.clear_errors(form)
     trouble("")
     system, _ = dom.shown()
@@ -101,7 +113,33 @@ def odds_soon() -> None:
 def on_submit(event) -> None:
     event.preventDefault()
     if document.documentElement.dataset.ready == "true":
+        leave_replay()
         result_panel.perform(request_now(), animate=True)
+
+
+def leave_replay() -> None:
+    """The player's own check from now on: the address stops being the replay link it opened
+    on (a reload would show that replay again over what they rolled)."""
+    if links.is_replay(str(window.location.hash)):
+        window.history.replaceState(None, "", forms.fragment(*dom.shown()))
+
+
+@when("click", "#result")
+@guarded
+def on_roll_myself(event) -> None:
+    """A replay's "Roll this check myself": its inputs into the form, ready to roll."""
+    shown = session.shown
+    if is_none(event.target.closest("[data-roll-myself]")) or not shown:
+        return
+    request = shown.result["request"]
+    dom.reset_form(dom.active_form())
+    fill_form(request.get("mode"), forms.values_of(strip_draw(request)))
+    characters_panel.caps()  # a picked character offers no more than they have
+    leave_replay()
+    form = dom.active_form()
+    form._dom_element.scrollIntoView(block="start", behavior="auto" if dom.reduced_motion()
+                                     else "smooth")
+    form.find("input, select")[0]._dom_element.focus(preventScroll=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -132,6 +170,8 @@ def on_change(event) -> None:
     if target.hasAttribute("data-skill-picker"):
         dom.apply_skill(target, SKILLS)
     dom.sync(dom.active_form())
+    leave_replay()
+    remember_form()
     odds_soon()
 
 
@@ -139,6 +179,8 @@ def on_change(event) -> None:
 @guarded
 def on_input(event) -> None:
     if event.target.name not in ("system", "mode"):
+        leave_replay()
+        remember_form()  # now: the player may switch forms before the odds are worked out
         odds_soon()
 
 
@@ -149,6 +191,7 @@ def on_form_button(button) -> None:
     elif not dom.repeat_button(button, added=lambda _: apply_skills(dom.active_form())):
         return
     dom.sync(dom.active_form())
+    leave_replay()
     odds_soon()
 
 
@@ -170,8 +213,8 @@ def open_link(fresh: bool) -> None:
     if links.is_replay(fragment):
         open_replay(fragment)
         return
-    wanted = forms.route(fragment)
-    if wanted and not dom.choose(wanted.get("system"), wanted.get("mode")):
+    wanted = form_memory.opening(forms.route(fragment), session.forms_kept)
+    if wanted and not dom.choose(*wanted):
         dom.choose("flip", "unopposed")
     show_system()
 
@@ -197,6 +240,7 @@ def fill_form(mode: str | None, values: dict) -> None:
         show_system()
     form = dom.active_form()
     dom.clear_errors(form)
+    dom.fit_repeats(form, values)
     dom.set_values(form, values)
     for picker in form.find("[data-skill-picker]"):
         if picker.name in values:
@@ -227,6 +271,7 @@ def on_storage(event) -> None:
 @guarded
 def on_pagehide(event) -> None:
     browser.run_pending()  # what a roll has not yet written down, before the page goes
+    remember_form()  # and the form as it is, typed a moment ago
 
 
 def boot() -> None:
@@ -242,7 +287,10 @@ def boot() -> None:
         ("the characters", lambda: characters_panel.start(session)),
         ("the last roll", lambda: result_panel.start(session)),
         ("the skill lists", lambda: dom.fill_skills(list(SKILLS.values()))),
+        ("the forms as you left them", restore_forms),
         ("the link", _open_address),
+        ("the last result", lambda: result_panel.show_last(log_panel.log(),
+                                                           str(window.location.hash))),
     ) if not _step(step)]
     if seed is not None:
         web.page["seeded"].textContent = forms.seeded_text(seed)
@@ -252,6 +300,32 @@ def boot() -> None:
                 "the console. You can still roll.")
     web.page["roll"].disabled = False
     document.documentElement.dataset.ready = "true"
+
+
+def kept_forms() -> form_memory.FormMemory:
+    try:
+        return form_memory.read(session.storage.get(form_memory.KEY))
+    except Exception:  # unreadable storage: the forms start as the page draws them
+        return form_memory.FormMemory()
+
+
+def restore_forms() -> None:
+    """Every check form as the player left it before the page was reloaded."""
+    session.forms_kept = kept_forms()
+    for mode in session.forms_kept.modes.values():
+        dom.tick("mode", mode)
+    for system, mode, form in dom.check_forms():
+        dom.restore(form, session.forms_kept.of(system, mode), SKILLS)
+        dom.sync(form)
+
+
+def remember_form() -> None:
+    """Keep the shown form as it is now for the next load, on top of the other forms as
+    storage holds them (another tab may have kept one meanwhile)."""
+    system, mode = dom.shown()
+    session.forms_kept = kept_forms().remember(system, mode, dom.form_values(dom.active_form()))
+    with contextlib.suppress(Exception):  # full or refused: a convenience, not worth a warning
+        session.storage.set(form_memory.KEY, session.forms_kept.dump())
 
 
 def _open_address() -> None:

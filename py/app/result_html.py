@@ -14,6 +14,7 @@ from html import escape
 from skillcheck.draw import card_name
 
 from . import pieces_svg
+from .outcome_words import TERMS, outcome_meaning, outcome_name
 from .pieces_svg import d6_svg, d10_svg, die
 
 # The die each dice system is drawn with (the card system draws cards from its sides' "cards").
@@ -250,24 +251,46 @@ def _percentile(roll: int) -> str:
 # odds
 # ---------------------------------------------------------------------------------------------
 
+def chance_words(p: Fraction) -> str:
+    """A chance as people say it, then exactly: "about 1 in 6 — 16,807 in 100,000"."""
+    exact = f"{p.numerator:,} in {p.denominator:,}"
+    if p in (0, 1):
+        return "never" if p == 0 else "every time"
+    if p < Fraction(1, 10):
+        near = Fraction(1, round(1 / p))
+    elif p > Fraction(9, 10):
+        misses = round(1 / (1 - p))
+        near = Fraction(misses - 1, misses)
+    else:
+        near = p.limit_denominator(10)
+    return exact if near == p else f"about {near.numerator:,} in {near.denominator:,} — {exact}"
+
+
 def odds_html(odds: dict, description: dict) -> str:
     """Every outcome's exact chance: percent to one decimal, the fraction in title and data.
-    A secret check has one outcome, "secret": its odds are the chance of each total instead."""
+    Each row opens (a disclosure, so by touch and keyboard too) on what the outcome means and
+    its chance in words and exactly. A secret check has one outcome, "secret": its odds are the
+    chance of each total instead."""
+    system = str(description.get("name"))
     totals = odds.get("totals")
     if totals and odds.get("success") is None:
-        return _totals_html(totals, TOTAL_WORDS.get(description.get("name"), "total"))
+        return _totals_html(totals, *TOTAL_WORDS.get(system, TOTAL_DEFAULT))
     chances = {name: Fraction(p) for name, p in odds.get("outcomes", {}).items()}
     order = [name for name in description.get("outcomes", []) if name in chances]
     order += [name for name in chances if name not in order]
     winners = set(description.get("winners", []))
-    rows = "".join(_odds_row(name, chances[name], name in winners) for name in order)
+    rows = "".join(_odds_row(system, name, chances[name], name in winners) for name in order)
+    meanings = " ".join(outcome_meaning(system, name) for name in order)
+    terms = TERMS.get(system, "")
+    said = (f'<p class="hint odds-terms">{escape(terms)}</p>'
+            if terms and terms.split()[0] in meanings else "")
     success = odds.get("success")
     top = ""
     if success is not None:
         p = Fraction(success)
         top = (f'<p class="odds-success" data-fraction="{p}" title="{p}">Chance of success '
                f"<strong>{percent(p)}</strong></p>")
-    return f'{top}<ul class="odds-list">{rows}</ul>'
+    return f'{top}<ul class="odds-list">{rows}</ul>{said}'
 
 
 def chance_html(odds: dict) -> str:
@@ -300,20 +323,28 @@ def bar(length: float, across: bool) -> str:
             f'<rect y="{100 - length:.3f}" width="1" height="{length:.3f}"/></svg>')
 
 
-def _odds_row(name: str, p: Fraction, winner: bool) -> str:
+def _odds_row(system: str, name: str, p: Fraction, winner: bool) -> str:
+    meaning = outcome_meaning(system, name)
     return (f'<li class="odds-row {"good" if winner else "bad"}" data-outcome="{escape(name)}" '
-            f'data-fraction="{p}" title="{p}"><span class="odds-name">'
-            f"{escape(sentence_case(name))}</span>{bar(float(p * 100), across=True)}"
-            f'<span class="odds-pct">{percent(p)}</span></li>')
+            f'data-fraction="{p}" title="{p}"><details><summary><span class="odds-name">'
+            f"{escape(outcome_name(system, name))}</span>{bar(float(p * 100), across=True)}"
+            f'<span class="odds-pct">{percent(p)}</span></summary>'
+            + (f'<p class="odds-meaning">{escape(meaning)}</p>' if meaning else "")
+            + f'<p class="odds-exact">{escape(sentence_case(chance_words(p)))}.</p>'
+            "</details></li>")
 
 
-TOTAL_WORDS = {"pool": "number of successes"}  # what a secret check's player announces
+# What a secret check's player announces, and the column heading for it.
+TOTAL_WORDS = {"pool": ("number of successes", "Successes", "DR")}
+TOTAL_DEFAULT = ("total", "Total", "DTN")
 MOST_KEYS = 16  # more bars than this: only every fifth is numbered under the chart
 
 
-def _totals_html(totals: dict, word: str) -> str:
+def _totals_html(totals: dict, word: str, heading: str, target: str) -> str:
     """A secret check's odds as a small bar chart: how likely each total is, for the GM to
-    weigh against the difficulty they keep. Each bar reads out its total and chance."""
+    weigh against the difficulty they keep. Each bar reads out its total and chance; under it
+    the numbers, with the chance of at least each total — the chance of success against that
+    DTN (or DR)."""
     items = sorted((int(total), Fraction(p)) for total, p in totals.items())
     tallest = max(p for _, p in items)
     bars = "".join(
@@ -323,8 +354,18 @@ def _totals_html(totals: dict, word: str) -> str:
         f'{total if len(items) <= MOST_KEYS or total % 5 == 0 else ""}</span>'
         f'<span class="vh">{total}: {percent(p)}</span></li>'
         for total, p in items)
+    rows, left = [], Fraction(1)
+    for total, p in items:
+        rows.append(f'<tr data-total="{total}" data-at-least="{left}"><th scope="row">{total}'
+                    f"</th><td>{percent(p)}</td><td>{percent(left)}</td></tr>")
+        left -= p
     return (f'<p class="odds-success">The difficulty is secret: the chance of each {word}'
-            f'</p><ol class="chart" aria-label="Chance of each {word}">{bars}</ol>')
+            f'</p><ol class="chart" aria-label="Chance of each {word}">{bars}</ol>'
+            f'<details class="gm-numbers"><summary>Numbers for the GM</summary>'
+            f'<table class="odds-table"><caption>“At least” is the chance of success against '
+            f"a {target} of that number.</caption><thead><tr><th scope=\"col\">{heading}</th>"
+            '<th scope="col">Exactly</th><th scope="col">At least</th></tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></details>')
 
 
 def problem_html(message: str) -> str:

@@ -27,12 +27,19 @@ def is_secret(result: dict | None) -> bool:
     return bool(result) and result.get("outcome") == "secret"
 
 
-def source_html(kind: str, when: str) -> str:
-    """The line over a roll that was not just made: a replay link's, or the log's."""
+def source_html(kind: str, when: str, inputs: list[tuple[str, str]] = ()) -> str:
+    """The line over a roll that was not just made: the log's, or a replay link's with the
+    roll's inputs (read-only: label, value) and a button to roll the same check oneself."""
     if kind == "link":
+        shown = "".join(f'<div><dt>{escape(label)}</dt><dd>{escape(value)}</dd></div>'
+                        for label, value in inputs)
         return (f'<div class="source replay"><p><strong>Replay of a roll from '
                 f'{escape(when)}</strong>. Nothing was rolled again.</p>'
-                f'<p class="hint">{escape(HONESTY)}</p></div>')
+                f'<p class="hint">{escape(HONESTY)}</p>'
+                + (f'<dl class="replay-inputs" aria-label="What was rolled">{shown}</dl>'
+                   if shown else "")
+                + '<button type="button" class="tool strong" data-roll-myself>'
+                  "Roll this check myself</button></div>")
     return (f'<div class="source"><p><strong>From the log: a roll from {escape(when)}'
             "</strong>. Nothing was rolled again.</p></div>")
 

@@ -72,12 +72,23 @@ def scroll_to_result(block: str = "nearest") -> None:
 def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
     session.shown = shown
     result = shown.result
-    source = source_html(shown.source, browser.long_time(shown.time)) if shown.source else ""
+    source = source_html(shown.source, browser.long_time(shown.time),
+                         inputs_shown(result["request"]) if shown.source == "link" else ()
+                         ) if shown.source else ""
     announce = announce_html(result) if is_secret(result) else ""
     web.page["result"].innerHTML = source + announce + result_html.result_html(
         result, animate=animate, notes=tuple(notes),
         offers=shown.source is None and not shown.revealed)
     tools()
+
+
+def inputs_shown(request: dict) -> list[tuple[str, str]]:
+    """A replay's inputs as the form shown names them ("Helper 1 · Rank", "3"), the draw and
+    whatever is off or nothing (a 0, an unticked box) left out."""
+    form = dom.active_form()
+    return [(dom.field_label(form, name), "yes" if value is True else value)
+            for name, value in forms.values_of(strip_draw(request)).items()
+            if value not in (False, "0", "")]
 
 
 def clear(button: str) -> None:
@@ -114,12 +125,20 @@ def open_replay(fragment: str) -> bool:
     except links.LinkError as error:
         session.shown = None
         web.page["result"].innerHTML = result_html.problem_html(
-            f"{error} The page works as usual: flip or roll below.")
+            f"{error} The page works as usual: fill in the form above and roll.")
         tools()
+        _to_the_top()
         return False
     session.again = None  # a replay is someone's roll, not one to repeat here
     show(Shown(link["result"], source="link", time=link["time"]))
+    _to_the_top()
     return True
+
+
+def _to_the_top() -> None:
+    """A link opens on what it carries: the result panel at the top of the screen, at once."""
+    web.page["result"]._dom_element.closest("section").scrollIntoView(block="start",
+                                                                      behavior="instant")
 
 
 # ---- the result panel's controls ---------------------------------------------------------------
@@ -146,7 +165,7 @@ def on_choose(event) -> None:
 @browser.guarded
 def on_roll_again(event) -> None:
     if session.again is not None:
-        perform(strip_draw(session.again), animate=True)
+        perform(characters_panel.within_stock(strip_draw(session.again)), animate=True)
 
 
 @when("click", "#share")
@@ -194,14 +213,34 @@ def on_log_entry(event) -> None:
     entry = log_panel.entry_of(event)
     if entry is None:
         return
+    problem = show_entry(entry)
+    if problem:
+        browser.trouble(f"This log entry cannot be shown again ({problem}).")
+        return
+    scroll_to_result()
+
+
+def show_entry(entry: dict) -> str | None:
+    """A logged check or reveal shown again from its own draw (never rolled again); why it
+    cannot be, or None."""
     try:
         result = links.replay(entry["request"])
     except (InvalidRequest, links.MissingDraw) as error:
-        browser.trouble("This log entry cannot be shown again "
-                   f"({str(error) or 'its cards or dice are missing'}).")
-        return
+        return str(error) or "its cards or dice are missing"
     check = entry if entry["kind"] == "check" else log_panel.log().get(entry["reveals"])
     session.again = check["request"] if check else None
     show(Shown(result, source="log", entry=entry if entry["kind"] == "check" else None,
                time=entry["time"]))
-    scroll_to_result()
+    return None
+
+
+def show_last(log, fragment: str) -> None:
+    """After a reload, the result the player last saw: the log's newest check or reveal, shown
+    again, when it belongs to the form on screen (a replay link shows its own roll instead)."""
+    newest = next((entry for entry in log.entries() if entry["kind"] in ("check", "reveal")),
+                  None) if log is not None else None
+    if newest is None or links.is_replay(fragment):
+        return
+    request = newest["request"]
+    if (request.get("system"), request.get("mode")) == dom.shown():
+        show_entry(newest)

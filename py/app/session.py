@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .characters import Roster
+from .form_memory import FormMemory
 from .log_html import PAGE
 from .log_model import RollLog
 from .storage import Storage
@@ -54,3 +55,4 @@ class Session:
     # the form
     odds_task: object | None = None  # the pending odds refresh (an asyncio task)
     noted: list[tuple[object, str]] = field(default_factory=list)  # (form, field) notes shown
+    forms_kept: FormMemory = field(default_factory=FormMemory)  # every form as last left, stored

@@ -1,0 +1,56 @@
+// The check form before Python has loaded. index.html runs this right after the system and mode
+// pickers, before the forms are parsed, so the first paint already shows the form the page will
+// keep: the one a #system=…&mode=… link names, else the one shown last (py/app/form_memory.py,
+// `opening`, makes the same choice once Python runs; a replay link is Python's to open). Also
+// the +/− steppers, which work from the first paint: one step, then the same input and change
+// events typing sends, so Python hears of it once it is there.
+
+(() => {
+  const radio = (name, value) =>
+    [...document.querySelectorAll(`input[type="radio"][name="${name}"]`)]
+      .find((input) => input.value === value);
+
+  function stored() {
+    try {
+      const kept = JSON.parse(localStorage.getItem("skillcheck.forms"));
+      return kept && typeof kept === "object" ? kept : {};
+    } catch {
+      return {}; // nothing stored, unreadable or refused: the page's first form
+    }
+  }
+
+  function opening(kept) {
+    const fragment = location.hash.replace(/^#/, "");
+    if (fragment.startsWith("r=")) return null;
+    const pairs = new URLSearchParams(fragment);
+    const last = (key) => pairs.getAll(key).filter(Boolean).pop() ?? null;
+    const system = last("system");
+    if (system !== null) return { system, mode: last("mode") };
+    const shown = kept.shown;
+    return shown && typeof shown === "object" ? shown : null;
+  }
+
+  const tick = (name, value) => {
+    const found = typeof value === "string" && radio(name, value);
+    if (found) found.checked = true;
+    return Boolean(found);
+  };
+
+  const kept = stored();
+  for (const mode of Object.values(kept.modes && typeof kept.modes === "object" ? kept.modes : {})) {
+    tick("mode", mode);
+  }
+  const wanted = opening(kept);
+  if (wanted && tick("system", wanted.system)) tick("mode", wanted.mode);
+  else if (wanted) tick("system", "flip") && tick("mode", "unopposed");
+
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-step]");
+    const box = button && button.parentElement.querySelector("input");
+    if (!box || box.disabled) return;
+    if (Number(button.dataset.step) > 0) box.stepUp();
+    else box.stepDown();
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+    box.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+})();

@@ -1,0 +1,97 @@
+"""While Python loads (issue 17, point 8): the form a link names is shown from the first paint
+and stays (no flash of the card form), the +/− steppers are there and work, and a line near the
+roll button says what the odds wait for. Python is held back here (its entry script is answered
+only when the test says so), so "before Python" is certain, not a race."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import PHONE
+from playwright.sync_api import Page, expect
+from test_page import labelled
+from test_table import READY
+
+PHONE_390 = {**PHONE, "viewport": {"width": 390, "height": 844}}
+
+# Every frame until ready: which form is drawn, whether its steppers show, the loading line.
+FRAMES = """
+window.framesSeen = [];
+const look = () => {
+  const shown = [...document.querySelectorAll('.sysform')]
+    .filter(form => getComputedStyle(form).display !== 'none').map(form => form.id);
+  const step = [...document.querySelectorAll('.sysform .stepper:not(:has(:disabled)) .step')]
+    .find(button => button.getBoundingClientRect().width > 0);
+  const ready = document.documentElement.dataset.ready === 'true';
+  framesSeen.push({ready, shown,
+                   steps: step ? getComputedStyle(step).visibility : null});
+  if (!ready) requestAnimationFrame(look);
+};
+requestAnimationFrame(look);
+"""
+
+
+@pytest.fixture
+def held(new_context) -> dict:
+    """A phone page whose Python entry script waits until `release()` (no service worker, which
+    would answer it past the hold)."""
+    context = new_context(**PHONE_390, service_workers="block")
+    context.add_init_script(FRAMES)
+    page = context.new_page()
+    waiting = []
+    page.route("**/py/app/main.py", lambda route: waiting.append(route))
+
+    def release() -> None:
+        for _ in range(600):  # the runtime asks for it once it has started
+            if waiting:
+                break
+            page.wait_for_timeout(100)
+        assert waiting, "Python never asked for its entry script"
+        waiting.pop().continue_()
+        page.locator(READY).wait_for(state="attached", timeout=60_000)
+
+    return {"page": page, "release": release}
+
+
+def test_a_linked_form_shows_from_the_first_paint_with_working_steppers(held, app_url):
+    page: Page = held["page"]
+    page.goto(app_url + "#system=flip&mode=team", wait_until="domcontentloaded")
+    team = page.locator("#form-flip-team")
+    expect(team).to_be_visible()
+    expect(page.locator("html[data-ready='true']")).to_have_count(0)
+    rank = labelled(team.get_by_role("group", name="Primary"), "Rank")
+    plus = rank.locator("xpath=following-sibling::button[1]")
+    expect(plus).to_be_visible()
+    plus.click()
+    plus.click()
+    expect(rank).to_have_value("4")
+
+    note = page.get_by_text("the exact odds appear once they have loaded")
+    expect(note).to_be_visible()
+    gap = page.evaluate("""() => document.getElementById('roll').getBoundingClientRect().top
+        - document.querySelector('.loading-note').getBoundingClientRect().bottom""")
+    assert 0 <= gap < 40, f"the loading line is {gap} px from the roll button"
+    assert page.locator(".loading-note").bounding_box()["y"] < 844
+
+    held["release"]()
+    expect(team).to_be_visible()
+    expect(rank).to_have_value("4")  # typed while loading: kept
+    expect(note).to_be_hidden()
+    frames = [f for f in page.evaluate("framesSeen") if f["shown"]]
+    assert frames and not frames[0]["ready"]
+    assert {tuple(f["shown"]) for f in frames} == {("form-flip-team",)}, "another form flashed"
+    assert all(f["steps"] == "visible" for f in frames)
+
+
+def test_a_page_without_a_link_shows_the_form_kept_from_the_last_visit(held, app_url):
+    page: Page = held["page"]
+    page.goto(app_url + "#system=swift", wait_until="domcontentloaded")
+    held["release"]()
+    page.evaluate("""() => addEventListener('pagehide', () => localStorage.setItem(
+        'skillcheck.forms', JSON.stringify({version: 1, kind: 'forms',
+        shown: {system: 'fluke', mode: null}, values: {}})))""")
+    page.goto(app_url, wait_until="domcontentloaded")
+    expect(page.locator("#form-fluke")).to_be_visible()
+    held["release"]()
+    frames = [f for f in page.evaluate("framesSeen") if f["shown"]]
+    assert {tuple(f["shown"]) for f in frames} == {("form-fluke",)}, "another form flashed"
+    expect(page.locator("#form-fluke")).to_be_visible()
