@@ -24,7 +24,7 @@ def screen(request, module_contexts, app_url) -> Page:
 
 
 SEEN = """s => { const el = document.querySelector(s), r = el.getBoundingClientRect();
-    if (!(r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight
+    if (!(r.height > 0 && r.top >= -1 && r.left >= 0 && r.bottom <= innerHeight + 1
           && r.right <= innerWidth)) return false;
     const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     return el === top || el.contains(top); }"""  # wholly on screen, and not under the roll bar
