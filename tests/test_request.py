@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from skillcheck import SYSTEMS, InvalidRequest, odds, resolve
-from skillcheck.request import SEED, Choice, Flag, Whole, as_object, path, read_list
+from skillcheck.request import SEED, Choice, Flag, Form, Whole, as_object, path, read_list
 
 RANK = Whole("rank", "Rank", 0, 52)
 SHIFT = Whole("shift", "Shift", -50, 50, 0)
@@ -75,6 +75,31 @@ def test_describe_gives_forms_the_same_limits():
                                 "default": False}
     assert MODE.describe()["options"] == ["unopposed", "opposed"]
     json.dumps([spec.describe() for spec in (RANK, SHIFT, TAKE7, MODE, SIDE)])
+
+
+def test_a_shown_spec_carries_its_form_and_reads_as_before():
+    rank = RANK.shown("cards to flip", 2)
+    assert rank.form == Form("Rank", "cards to flip", 2) and RANK.form is None
+    assert rank == RANK and rank.read({"rank": 7}) == 7  # the same field, read the same way
+    assert refused(rank, {"rank": 53}).reason == refused(RANK, {"rank": 53}).reason
+    assert rank.describe() == {**RANK.describe(), "form": {
+        "label": "Rank", "hint": "cards to flip", "start": 2, "off_when": ""}}
+    assert TAKE7.shown("no cards", label="Take 7").describe()["form"]["label"] == "Take 7"
+    assert MODE.shown(start="opposed").form.start == "opposed"
+
+
+def test_a_number_box_starts_at_the_default_unless_told():
+    assert SHIFT.shown("total ±").form.start == 0
+    assert SHIFT.shown("total ±", 5).form.start == 5
+    assert RANK.shown("cards").form.start is None  # no default: the box starts empty
+    assert SEED.shown("").form.start is None
+
+
+@pytest.mark.parametrize(("spec", "start"), [(RANK, 53), (RANK, -1), (RANK, "2"), (RANK, True),
+                                             (MODE, "sideways")])
+def test_a_form_cannot_start_where_the_rules_refuse(spec, start):
+    with pytest.raises(ValueError, match=f"^{spec.name}: a form cannot start at"):
+        spec.shown("", start)
 
 
 def test_seed_limits():

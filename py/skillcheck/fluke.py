@@ -116,5 +116,9 @@ def odds(request: dict) -> dict:
 SYSTEM = System(
     name="fluke", label="d6 pool", seed="003", button="Roll",
     outcomes=OUTCOMES, winners=WINNERS, resolve=resolve, odds=odds,
-    fields=(DICE_COUNT, BASE, PENALTY, PLAN, CHALLENGE, INSURANCE),
+    fields=(DICE_COUNT.shown("the stat or skill", 3, label="Dice to roll"),
+            BASE.shown(f"usually {BASE.default}"), PENALTY.shown("raises the target"),
+            PLAN.shown("a good plan lowers it"),
+            CHALLENGE.shown(f"target {CHALLENGE_TARGET}, any one fails"),
+            INSURANCE.shown(f"{XP_PER_POINT} XP per one ignored")),
 )

@@ -87,5 +87,7 @@ def odds(request: dict) -> dict:
 SYSTEM = System(
     name="passages", label="Passages percentile", seed="004", button="Roll",
     outcomes=OUTCOMES, winners=WINNERS, resolve=resolve, odds=odds,
-    fields=(BASE, CONTESTED, PRACTICE),
+    fields=(BASE.shown("the skill’s base value", 50, label="Base"),
+            CONTESTED.shown("roll against the Core (base ÷ 5)", label="Contested"),
+            PRACTICE.shown("no roll: it succeeds", label="Practice")),
 )

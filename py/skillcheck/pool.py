@@ -353,5 +353,8 @@ def _settled(by_bonus: int, placed: int, spent: int, left: int, cost: int, top: 
 POOL = System(
     name="pool", label="d10 pool", seed="002", button="Roll",
     outcomes=OUTCOMES, winners=WINNERS, resolve=resolve, odds=odds,
-    fields=(TRAIT, SKILL, DR, BONUS, LUCK, SECRET),
+    fields=(TRAIT.shown("dice to roll", 5), SKILL.shown("succeeds at or under", 7),
+            DR.shown("successes needed", 4, off_when="secret"), BONUS.shown("free increments"),
+            LUCK.shown("only if it makes the DR"),
+            SECRET.shown("the GM keeps the DR and judges the successes")),
 )

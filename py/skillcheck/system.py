@@ -31,6 +31,13 @@ class System:
     modes: tuple[str, ...] = ()
     extra: dict = field(default_factory=dict)
 
+    def spec(self, name: str):
+        """The spec of the field `name`, as this system's form shows it (KeyError if none)."""
+        found = [spec for spec in self.fields if spec.name == name]
+        if not found:
+            raise KeyError(f"{self.name} has no field {name!r}")
+        return found[0]
+
     def describe(self) -> dict:
         """A JSON-able description the page builds its forms and labels from."""
         return {
