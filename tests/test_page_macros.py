@@ -106,6 +106,8 @@ def test_a_switch_is_a_checkbox_before_its_label_and_a_hint_can_say_it_another_w
 def test_a_systems_boxes_hold_the_engines_limits_starts_labels_and_hints(system):
     controls = Controls(expand(f'<sc-fields system="{system}"></sc-fields>\n')).controls
     shown = [spec for spec in skillcheck.SYSTEMS[system]["fields"] if "form" in spec]
+    draw = controls.pop()
+    assert draw["name"] == "dice" and draw["data-kind"] == "list"
     assert sorted(c["name"] for c in controls) == sorted(spec["name"] for spec in shown)
     kinds = [fields_of(system)[c["name"]]["kind"] for c in controls]
     assert kinds == sorted(kinds, key=lambda kind: kind != "whole")  # numbers, then switches
@@ -121,6 +123,24 @@ def test_a_systems_boxes_hold_the_engines_limits_starts_labels_and_hints(system)
             assert control.get("data-off-when", "") == form["off_when"]
         else:
             assert control["type"] == "checkbox"
+
+
+@pytest.mark.parametrize("system", sorted(skillcheck.SYSTEMS))
+def test_the_own_draw_box_is_the_one_the_engine_describes(system):
+    draw = skillcheck.SYSTEMS[system]["draw"]
+    html = expand(f'<sc-own-draw id="d" system="{system}"></sc-own-draw>\n')
+    assert f"<summary>Enter my own {draw['label']}</summary>" in html
+    assert Controls(html).controls[0]["name"] == draw["label"] == (
+        "cards" if system == "flip" else "dice")
+    assert Controls(html).labels == {"d": f"My {draw['label']} {draw['hint']}"}
+    assert ('placeholder="7H KS"' in html) is (system == "flip")
+
+
+def test_a_systems_fields_end_with_its_own_draw_box():
+    html = expand('<sc-fields system="fluke"></sc-fields>\n')
+    assert html.index('name="challenge"') < html.index('<details class="own-draw">')
+    assert Controls(html).controls[-1]["id"] == "fluke-dice"
+    assert "values 1–6, like 6 4 1" in html
 
 
 @pytest.fixture
@@ -319,7 +339,7 @@ def test_every_control_of_a_check_form_is_a_field_its_engine_reads():
     ('<sc-side id="a" name="b" skill="yes"></sc-side>', "skill is a flag: write it without"),
     ('<sc-field id field="flip.take7"></sc-field>', "<sc-field> id needs a value"),
     ('<sc-field id="a" id="b" field="flip.take7"></sc-field>', "id given twice"),
-    ('<sc-own-draw id="a" name="n" of="coins" hint="H"></sc-own-draw>', "not 'coins'"),
+    ('<sc-own-draw id="a" system="chess"></sc-own-draw>', "'chess' is not a system that draws"),
     ('<sc-field id="a" field=flip.take7></sc-field>', "cannot read the attributes"),
     ('<sc-field id="a" field="flip.take7">', "stands alone on its line"),
     ('<p><sc-field id="a" field="flip.take7"></sc-field></p>', "stands alone"),

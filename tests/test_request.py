@@ -164,6 +164,18 @@ def answer_or_refusal(call, request) -> None:
         assert str(error).startswith(f"{error.field}: ") and error.field
 
 
+@pytest.mark.parametrize("name", sorted(SYSTEMS))
+def test_the_own_draw_box_names_the_field_a_forced_draw_goes_in(name):
+    """A form's draw box sends what the engine reads as the draw, and the forms start valid."""
+    request = {"system": name, "seed": 3, **{
+        spec["name"]: spec["form"]["start"] for spec in SYSTEMS[name]["fields"]
+        if spec.get("form", {}).get("start") is not None}}
+    drawn = resolve(request)
+    key = SYSTEMS[name]["draw"]["label"]
+    replayed = resolve({**request, key: drawn[key], "seed": None})
+    assert (replayed[key], replayed["outcome"]) == (drawn[key], drawn["outcome"])
+
+
 @settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(data=st.data(), name=st.sampled_from(sorted(SYSTEMS)), junk=st.lists(JSON, max_size=3))
 def test_junk_in_any_field_is_only_invalid_request(data, name, junk):

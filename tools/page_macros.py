@@ -15,11 +15,11 @@ Syntax (strict, one macro a line, nothing else on that line):
 Values are pasted as written (write entities as HTML would; no `"`, `<` or `>`); a flag has no
 value. The expansion keeps the macro line's indentation. Macros:
 
-    sc-fields     system                     every field a system shows, numbers then switches;
-                                             ids `{system}-{name}`
+    sc-fields     system                     every field a system shows, numbers then switches,
+                                             then its own-draw box; ids `{system}-{name}`
     sc-field      id field [hint]            one field of the engine ("flip.take7"), named as the
                                              engine names it; hint= says it another way there
-    sc-own-draw   id name of=cards|dice hint "Enter my own cards/dice" box
+    sc-own-draw   id system                  the system's "Enter my own cards/dice" box
     sc-difficulty id [secret]                the flip's difficulty list and its DTN box
     sc-side       id name [skill] [take7]    one side of a card flip; ids `{id}-rank`, names
                                              `{name}.rank` (`rank` when name is empty)
@@ -46,7 +46,6 @@ MACRO_LINE = re.compile(r"^(?P<indent>[ \t]*)<(?P<tag>sc-[a-z-]+)(?P<attrs>(?:\s
 ATTRIBUTE = re.compile(r'\s+(?P<name>[a-z][a-z0-9-]*)(?:="(?P<value>[^"<>]*)")?')
 SIDE_NUMBERS = ("rank", "aspect", "flip", "shift")  # a side's number boxes, in the page's order
 SIDE_CHECKS = ("advanced", "familiarity")
-CARDS_HINT = "rank then suit, like 7H 10S QD"
 
 
 class MacroError(ValueError):
@@ -208,9 +207,16 @@ OWN_DRAW = {"cards": 'autocomplete="off" autocapitalize="characters" spellcheck=
             "dice": 'inputmode="numeric" autocomplete="off" spellcheck="false"'}
 
 
-def own_draw_box(ident: str, name: str, of: str, hint: str) -> list[str]:
+def own_draw_box(system: str, ident: str, name: str | None = None) -> list[str]:
+    """The box for a draw made at the table, as the engine describes it (its label is the
+    request field: cards or dice); `name` when the draw belongs to a side."""
+    if "draw" not in SYSTEMS.get(system, {}):
+        raise MacroError(f"{system!r} is not a system that draws (known: {', '.join(SYSTEMS)})")
+    draw = SYSTEMS[system]["draw"]
+    of, hint = draw["label"], draw["hint"]
     if of not in OWN_DRAW:
-        raise MacroError(f"of= is one of {', '.join(OWN_DRAW)}, not {of!r}")
+        raise MacroError(f"{system}'s draw is {of!r}: a page box takes {' or '.join(OWN_DRAW)}")
+    name = of if name is None else name
     return [
         '<details class="own-draw">',
         f'  <summary>Enter my own {of}</summary>',
@@ -257,8 +263,9 @@ def fields(a: Attrs) -> list[str]:
     system = a["system"]
     if system not in SYSTEMS:
         raise MacroError(f"no system {system!r} (known: {', '.join(SYSTEMS)})")
-    return [line for spec in shown(system)
-            for line in box(spec, f"{system}-{spec['name']}", spec["name"])]
+    return [*(line for spec in shown(system)
+              for line in box(spec, f"{system}-{spec['name']}", spec["name"])),
+            *own_draw_box(system, f"{system}-{SYSTEMS[system]['draw']['label']}")]
 
 
 def field(a: Attrs) -> list[str]:
@@ -269,7 +276,7 @@ def field(a: Attrs) -> list[str]:
 
 
 def own_draw(a: Attrs) -> list[str]:
-    return own_draw_box(a["id"], a["name"], a["of"], a["hint"])
+    return own_draw_box(a["system"], a["id"])
 
 
 def difficulty(a: Attrs) -> list[str]:
@@ -324,7 +331,7 @@ def side(a: Attrs) -> list[str]:
     ]
     for key in (*SIDE_CHECKS, *(("take7",) if take7 else ())):
         lines += box(described("flip", key), *control(key))
-    return lines + own_draw_box(*control("cards"), "cards", CARDS_HINT)
+    return lines + own_draw_box("flip", *control("cards"))
 
 
 def team_helpers(a: Attrs) -> list[str]:

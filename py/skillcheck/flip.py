@@ -48,7 +48,7 @@ from .flip_rules import (
     secondary_dtn,
     team_bonus,
 )
-from .request import path
+from .request import Form, path
 from .skills import BY_NAME, SKILLS
 from .system import System
 
@@ -314,7 +314,7 @@ SYSTEM = System(
             SECRET.shown("the GM keeps the DTN and judges the total", label="Secret difficulty"),
             GM_TAKE7.shown("rare circumstances: lets a side take a 7", label="GM allows a 7"),
             GM_RAISE.shown("one rating up if a helper fails badly", label="GM raises the DTN")),
-    modes=MODES,
+    modes=MODES, draw=Form("cards", "rank then suit, like 7H 10S QD"),
     extra={"skills": [skill.describe() for skill in SKILLS],
            "ladder": [{"name": name, "dtn": dtn} for name, dtn in LADDER],
            "side_fields": [spec.name for spec in SIDE_FIELDS],

@@ -8,7 +8,7 @@ from math import comb
 
 from .draw import Draw
 from .exact import sum_ways
-from .request import Flag, Whole, no_secret
+from .request import Flag, Form, Whole, no_secret
 from .system import System, odds_from
 
 DICE_COUNT = Whole("dice_count", "Dice count", 1, 20)
@@ -121,4 +121,5 @@ SYSTEM = System(
             PLAN.shown("a good plan lowers it"),
             CHALLENGE.shown(f"target {CHALLENGE_TARGET}, any one fails"),
             INSURANCE.shown(f"{XP_PER_POINT} XP per one ignored")),
+    draw=Form("dice", f"values 1–{FACES}, like 6 4 1"),
 )

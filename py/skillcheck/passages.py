@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .draw import Draw
-from .request import Flag, Whole, no_secret
+from .request import Flag, Form, Whole, no_secret
 from .system import System, odds_from
 
 BASE = Whole("base", "Skill base", 1, 100)
@@ -90,4 +90,5 @@ SYSTEM = System(
     fields=(BASE.shown("the skill’s base value", 50, label="Base"),
             CONTESTED.shown("roll against the Core (base ÷ 5)", label="Contested"),
             PRACTICE.shown("no roll: it succeeds", label="Practice")),
+    draw=Form("dice", "one value 1–100 (00 is 100)"),
 )

@@ -13,7 +13,7 @@ from math import comb
 
 from .draw import Draw, check_dice
 from .errors import InvalidRequest
-from .request import Flag, Whole, read_list
+from .request import Flag, Form, Whole, read_list
 from .system import System, odds_from
 
 TRAIT = Whole("trait", "Trait", 1, 10)
@@ -357,4 +357,5 @@ POOL = System(
             DR.shown("successes needed", 4, off_when="secret"), BONUS.shown("free increments"),
             LUCK.shown("only if it makes the DR"),
             SECRET.shown("the GM keeps the DR and judges the successes")),
+    draw=Form("dice", f"one 1–{FACES} per Trait, like 3 9 10"),
 )
