@@ -104,7 +104,10 @@ def test_a_switch_is_a_checkbox_before_its_label_and_a_hint_can_say_it_another_w
 
 @pytest.mark.parametrize("system", ["pool", "swift", "fluke", "passages"])
 def test_a_systems_boxes_hold_the_engines_limits_starts_labels_and_hints(system):
-    controls = Controls(expand(f'<sc-fields system="{system}"></sc-fields>\n')).controls
+    html = expand(f'<sc-form system="{system}" legend="L"></sc-form>\n')
+    assert html.startswith(f'<fieldset class="sysform" id="form-{system}" data-system="{system}">\n'
+                           '  <legend>L</legend>\n  <div class="grid">\n')
+    controls = Controls(html).controls
     shown = [spec for spec in skillcheck.SYSTEMS[system]["fields"] if "form" in spec]
     draw = controls.pop()
     assert draw["name"] == "dice" and draw["data-kind"] == "list"
@@ -137,7 +140,7 @@ def test_the_own_draw_box_is_the_one_the_engine_describes(system):
 
 
 def test_a_systems_fields_end_with_its_own_draw_box():
-    html = expand('<sc-fields system="fluke"></sc-fields>\n')
+    html = expand('<sc-form system="fluke" legend="L"></sc-form>\n')
     assert html.index('name="challenge"') < html.index('<details class="own-draw">')
     assert Controls(html).controls[-1]["id"] == "fluke-dice"
     assert "values 1–6, like 6 4 1" in html
@@ -154,7 +157,7 @@ def engine(monkeypatch) -> dict:
 def test_a_number_changed_in_the_engine_changes_the_page(engine):
     trait = next(spec for spec in engine["pool"]["fields"] if spec["name"] == "trait")
     trait.update(max=12, form={**trait["form"], "start": 9, "hint": "new"})
-    controls = Controls(expand('<sc-fields system="pool"></sc-fields>\n')).by_name()
+    controls = Controls(expand('<sc-form system="pool" legend="L"></sc-form>\n')).by_name()
     assert (controls["trait"]["max"], controls["trait"]["value"]) == ("12", "9")
     assert controls["trait"]["label"] == "Trait new"
 
@@ -326,7 +329,7 @@ def test_every_control_of_a_check_form_is_a_field_its_engine_reads():
 # --- errors -------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("line", "message"), [
-    ('<sc-slider id="a"></sc-slider>', r"line 2: unknown macro <sc-slider> \(known: sc-fields"),
+    ('<sc-slider id="a"></sc-slider>', r"line 2: unknown macro <sc-slider> \(known: sc-form"),
     ('<sc-field id="a"></sc-field>', r'line 2: <sc-field> needs field="…"'),
     ('<sc-field id="a" field="flip.take7" colour="red"></sc-field>',
      "line 2: <sc-field> has no attribute colour"),
@@ -334,7 +337,7 @@ def test_every_control_of_a_check_form_is_a_field_its_engine_reads():
     ('<sc-field id="a" field="flip.nope"></sc-field>', "flip has no field 'nope'"),
     ('<sc-field id="a" field="chess.rank"></sc-field>', "no system 'chess'"),
     ('<sc-field id="a" field="flip.keep"></sc-field>', "flip.keep is not shown on a form"),
-    ('<sc-fields system="chess"></sc-fields>', "no system 'chess'"),
+    ('<sc-form system="chess" legend="L"></sc-form>', "no system 'chess'"),
     ('<sc-editor part="spells"></sc-editor>', "part= is character, aspects or one of"),
     ('<sc-side id="a" name="b" skill="yes"></sc-side>', "skill is a flag: write it without"),
     ('<sc-field id field="flip.take7"></sc-field>', "<sc-field> id needs a value"),

@@ -15,8 +15,9 @@ Syntax (strict, one macro a line, nothing else on that line):
 Values are pasted as written (write entities as HTML would; no `"`, `<` or `>`); a flag has no
 value. The expansion keeps the macro line's indentation. Macros:
 
-    sc-fields     system                     every field a system shows, numbers then switches,
-                                             then its own-draw box; ids `{system}-{name}`
+    sc-form       system legend              a system's form: every field it shows, numbers
+                                             then switches, then its own-draw box; ids
+                                             `{system}-{name}`
     sc-field      id field [hint]            one field of the engine ("flip.take7"), named as the
                                              engine names it; hint= says it another way there
     sc-own-draw   id system                  the system's "Enter my own cards/dice" box
@@ -259,13 +260,19 @@ def repeat(css: str, group: str, noun: str, most: int, start: int, item: list[st
 
 # ---- the macros ----------------------------------------------------------------------------------
 
-def fields(a: Attrs) -> list[str]:
-    system = a["system"]
+def system_form(a: Attrs) -> list[str]:
+    system, legend = a["system"], a["legend"]
     if system not in SYSTEMS:
         raise MacroError(f"no system {system!r} (known: {', '.join(SYSTEMS)})")
-    return [*(line for spec in shown(system)
-              for line in box(spec, f"{system}-{spec['name']}", spec["name"])),
-            *own_draw_box(system, f"{system}-{SYSTEMS[system]['draw']['label']}")]
+    inner = [*(line for spec in shown(system)
+               for line in box(spec, f"{system}-{spec['name']}", spec["name"])),
+             *own_draw_box(system, f"{system}-{SYSTEMS[system]['draw']['label']}")]
+    return [f'<fieldset class="sysform" id="form-{system}" data-system="{system}">',
+            f'  <legend>{legend}</legend>',
+            '  <div class="grid">',
+            *("    " + line for line in inner),
+            '  </div>',
+            '</fieldset>']
 
 
 def field(a: Attrs) -> list[str]:
@@ -360,7 +367,7 @@ def editor(a: Attrs) -> list[str]:
 
 
 MACROS: dict[str, Callable[[Attrs], list[str]]] = {
-    "sc-fields": fields, "sc-field": field, "sc-own-draw": own_draw,
+    "sc-form": system_form, "sc-field": field, "sc-own-draw": own_draw,
     "sc-difficulty": difficulty, "sc-side": side, "sc-team-helpers": team_helpers,
     "sc-editor": editor,
 }
