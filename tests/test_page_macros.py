@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 import hashlib
 import re
+import subprocess
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -395,6 +397,18 @@ def test_build_ships_the_expanded_page_with_its_policy_and_precache(src, tmp_pat
     assert 'http-equiv="Content-Security-Policy"' in page
     digest = hashlib.sha256((dist / "index.html").read_bytes()).hexdigest()
     assert dict(build.read_precache(dist)[1])["./"] == digest
+
+
+def test_the_build_draws_the_forms_with_the_standard_library_alone():
+    """`python3 build.py serve` runs before any venv exists: the build imports only the standard
+    library and the repository's own pure Python (-S: no site-packages at all)."""
+    probe = ("import sys, build; from tools.page_macros import expand; "
+             "expand(open('index.html', encoding='utf-8').read()); "
+             "print(sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names)"
+             " - {'__main__'}))")
+    found = subprocess.run([sys.executable, "-S", "-c", probe], capture_output=True, text=True,
+                           check=True, cwd=ROOT).stdout
+    assert found.strip() == "['app', 'build', 'skillcheck', 'tools']"
 
 
 def test_build_stops_on_a_wrong_macro(src, tmp_path):

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from skillcheck import SYSTEMS, InvalidRequest, odds, resolve
+from skillcheck.registry import REGISTRY
 from skillcheck.request import SEED, Choice, Flag, Form, Whole, as_object, path, read_list
 
 RANK = Whole("rank", "Rank", 0, 52)
@@ -162,6 +163,13 @@ def answer_or_refusal(call, request) -> None:
         json.dumps(call(request))
     except InvalidRequest as error:
         assert str(error).startswith(f"{error.field}: ") and error.field
+
+
+def test_a_system_gives_the_spec_of_a_field_by_name():
+    assert REGISTRY["pool"].spec("trait").hi == 10
+    assert REGISTRY["fluke"].spec("insurance").form.label == "Insurance"
+    with pytest.raises(KeyError, match="pool has no field 'rank'"):
+        REGISTRY["pool"].spec("rank")
 
 
 @pytest.mark.parametrize("name", sorted(SYSTEMS))
