@@ -74,6 +74,7 @@ class Group:
 
 
 NAME = text("name", "Name")
+DICE_BOX = number("dice", "Dice", "dice to roll", DICE)  # a stat or a skill of the d6 pool
 GROUPS = {
     "flip_skills": Group("flip", "skills", None, "skill", (
         Box("skill", "Skill", kind="skill", wide=True),
@@ -87,10 +88,8 @@ GROUPS = {
         NAME, text("trait", "Trait", "one of the traits"),
         number("score", "Score", "succeeds at or under", SCORE),
         number("bonus", "Bonus", "free increments", BONUS))),
-    "fluke_stats": Group("fluke", "stats", "dice", "stat", (
-        NAME, number("dice", "Dice", "dice to roll", DICE))),
-    "fluke_skills": Group("fluke", "skills", "dice", "skill", (
-        NAME, number("dice", "Dice", "dice to roll", DICE))),
+    "fluke_stats": Group("fluke", "stats", "dice", "stat", (NAME, DICE_BOX)),
+    "fluke_skills": Group("fluke", "skills", "dice", "skill", (NAME, DICE_BOX)),
     "passages_skills": Group("passages", "skills", "base", "skill", (
         NAME, number("base", "Base", "the skill’s base value", BASE))),
 }
@@ -136,8 +135,8 @@ def character_fields(tree: dict) -> tuple[dict, dict[str, str]]:
     if aspects:
         sheets["flip"] = {"aspects": aspects}
         where.update({f"sheets.flip.aspects.{k}": f"aspects.{k}" for k in aspects})
-    for group, rows in GROUPS.items():
-        sheet, part = rows.sheet, rows.part
+    for group, declared in GROUPS.items():
+        sheet, part = declared.sheet, declared.part
         for i, row in enumerate(tree.get(group) or []):
             if not isinstance(row, dict) or not any(v not in (None, False) for v in row.values()):
                 continue
@@ -191,8 +190,8 @@ def editor_values(character: dict | None) -> tuple[dict[str, int], dict[str, obj
     sheets = character["sheets"]
     values.update({f"aspects.{a}": v
                    for a, v in sheets.get("flip", {}).get("aspects", {}).items()})
-    for group, rows_of in GROUPS.items():
-        sheet, part, single = rows_of.sheet, rows_of.part, rows_of.single
+    for group, declared in GROUPS.items():
+        sheet, part, single = declared.sheet, declared.part, declared.single
         for i, (name, value) in enumerate(sheets.get(sheet, {}).get(part, {}).items()):
             rows[group] = i + 1
             prefix = f"{group}.{i}"
