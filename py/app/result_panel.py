@@ -95,6 +95,8 @@ def tools() -> None:
     web.page["roll-again"].hidden = state["again"] is None
     web.page["share"].hidden = result is None
     web.page["share-box"].hidden = True
+    web.page["roll-last"].hidden = result is None
+    web.page["roll-last"].innerHTML = result_html.last_html(result) if result else ""
     reveal = is_secret(result) and result["system"] in REVEAL
     web.page["reveal-form"].hidden = not reveal
     if reveal:
