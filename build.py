@@ -30,9 +30,14 @@ from urllib.parse import unquote, urlsplit
 
 from tools import icons
 from tools.browsers import ENGINE_PROGRAMS, find_chromium, find_engines
-from tools.page_macros import MacroError, expand
 
 ROOT = Path(__file__).resolve().parent
+# The page's forms are drawn from the rules package and the app's browser-free character editor
+# declaration (tools/page_macros.py): both pure Python, standard library only, under py/.
+sys.path.insert(0, str(ROOT / "py"))
+
+from tools.page_macros import MacroError, expand  # noqa: E402
+
 DIST = ROOT / "dist"
 VENV = ROOT / ".venv"
 

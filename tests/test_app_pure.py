@@ -1,5 +1,5 @@
-"""The page's pure Python (app.forms, app.result_html, app.pieces_svg) under CPython, and index.html
-against the engine's own description of its fields, so the form and the rules cannot drift apart."""
+"""The page's pure Python (app.forms, app.result_html, app.pieces_svg) under CPython. The forms
+are drawn from the engine's own field descriptions at build time (tests/test_page_macros.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import re
 import subprocess
 import sys
 from fractions import Fraction
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -376,126 +375,7 @@ def test_d6_faces_have_their_pips_and_sixes_and_nines_are_underlined():
     assert "M42 64H58" in pieces_svg.d10_svg("6") and "M42 64H58" not in pieces_svg.d10_svg("8")
 
 
-# --- index.html against skillcheck.SYSTEMS ------------------------------------------------------
-
-class Controls(HTMLParser):
-    """Each named control of index.html's check form with its system form (data-system),
-    attributes and label (the character editor's and the GM's reveal are not requests)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.controls: list[dict] = []
-        self.labels_for: dict[str, str] = {}
-        self.systems: list[str | None] = []
-        self.label: dict | None = None
-        self.select: dict | None = None
-        self.in_template = 0
-        self.in_check = False
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form":
-            self.in_check = a.get("id") == "check"
-        if tag == "template":
-            self.in_template += 1
-        if tag == "fieldset":
-            self.systems.append(a.get("data-system", self.systems[-1] if self.systems else None))
-        if tag == "label":
-            self.label = {"for": a.get("for"), "text": "", "wraps": []}
-        if tag in ("input", "select") and "name" in a and self.in_check:
-            control = {"tag": tag, "system": self.systems[-1] if self.systems else None,
-                       "options": [], "template": bool(self.in_template), **a}
-            self.controls.append(control)
-            if self.label is not None:
-                self.label["wraps"].append(control)
-            if tag == "select":
-                self.select = control
-        if tag == "option" and self.select is not None:
-            self.select["options"].append(a)
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self.in_check = False
-        if tag == "template":
-            self.in_template -= 1
-        if tag == "fieldset":
-            self.systems.pop()
-        if tag == "select":
-            self.select = None
-        if tag == "label" and self.label is not None:
-            text = " ".join(self.label["text"].split())
-            if self.label["for"]:
-                self.labels_for[self.label["for"]] = text
-            for control in self.label["wraps"]:
-                control["label"] = text
-            self.label = None
-
-    def handle_data(self, data):
-        if self.label is not None:
-            self.label["text"] += data
-
-
-@pytest.fixture(scope="module")
-def page() -> Controls:
-    parsed = Controls()
-    parsed.feed(INDEX)
-    for control in parsed.controls:
-        control.setdefault("label", parsed.labels_for.get(control.get("id"), ""))
-    return parsed
-
-
-SET_ANOTHER_WAY = {"keep": "tapping another card in the result"}
-
-
-@pytest.mark.parametrize("system", sorted(skillcheck.SYSTEMS))
-def test_every_field_the_engine_describes_has_a_labelled_control(page, system):
-    description = skillcheck.SYSTEMS[system]
-    for spec in description["fields"]:
-        if spec["name"] in SET_ANOTHER_WAY:
-            continue
-        matches = [c for c in page.controls
-                   if (c["system"] in (system, None) and c["name"] == spec["name"])
-                   or (c["system"] == system and c["name"].endswith("." + spec["name"]))]
-        assert matches, f"{system}: no control for {spec['name']}"
-        for control in matches:
-            where = f"{system} {control['name']}"
-            assert control["label"].strip(), f"{where} has no label"
-            if spec["kind"] == "whole":
-                assert control["type"] == "number", where
-                limits = (int(control["min"]), int(control["max"]))
-                assert limits == (spec["min"], spec["max"]), where
-            elif spec["kind"] == "flag":
-                is_box = control.get("type") == "checkbox"
-                assert is_box or control.get("data-kind") == "flag", where
-            elif spec["kind"] == "choice" and "data-skill-picker" not in control:
-                offered = [o.get("value") for o in control["options"]] or [control.get("value")]
-                assert set(filter(None, offered)) <= set(spec["options"]), where
-
-
-def test_every_control_of_a_form_is_a_field_its_engine_reads(page):
-    """The other way round: no control sends a name the engine would silently ignore."""
-    draws = {"cards", "dice"}
-    for control in page.controls:
-        system = control["system"]
-        if system is None:
-            continue
-        known = {spec["name"] for spec in skillcheck.SYSTEMS[system]["fields"]} | draws
-        assert control["name"].rsplit(".", 1)[-1] in known, f"{system}: {control['name']}"
-
-
-def test_the_ladder_offered_is_the_engines(page):
-    ladder = {step["name"]: str(step["dtn"]) for step in skillcheck.SYSTEMS["flip"]["ladder"]}
-    selects = [c for c in page.controls if c["name"].endswith("difficulty")]
-    assert selects
-    for select in selects:
-        offered = {o["value"]: o.get("data-value") for o in select["options"] if o["value"]}
-        assert offered == ladder
-
-
-def test_team_offers_at_most_the_engines_number_of_secondaries():
-    found = re.search(r'data-repeat="secondaries" data-max="(\d+)"', INDEX)
-    assert found and int(found.group(1)) == skillcheck.SYSTEMS["flip"]["max_secondaries"]
-
+# --- the page as shipped ---------------------------------------------------------------------
 
 def test_before_python_loads_the_button_waits_and_the_result_is_a_polite_live_region():
     assert re.search(r'<button id="roll"[^>]*disabled>Waiting for Python…</button>', INDEX)

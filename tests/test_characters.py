@@ -165,6 +165,33 @@ def test_a_bad_sheet_names_its_field(mara, system, sheet, field):
     assert isinstance(caught.value, skillcheck.InvalidRequest)  # shown like any field error
 
 
+SHEET_NUMBERS = [  # a number on a sheet, and the request field it fills
+    ("flip", lambda n: {"aspects": {"AI": n}}, "flip", "aspect"),
+    ("flip", lambda n: {"skills": {"Athletics": {"rank": n}}}, "flip", "rank"),
+    ("pool", lambda n: {"traits": {"Dexterity": n}}, "pool", "trait"),
+    ("pool", lambda n: {"traits": {"Dexterity": 5},
+                        "skills": {"Lockpicking": {"trait": "Dexterity", "score": n}}}, "pool",
+     "skill"),
+    ("pool", lambda n: {"traits": {"Dexterity": 5}, "skills": {
+        "Lockpicking": {"trait": "Dexterity", "score": 5, "bonus": n}}}, "pool", "bonus"),
+    ("fluke", lambda n: {"stats": {"Strength": n}}, "fluke", "dice_count"),
+    ("fluke", lambda n: {"skills": {"Sneak": n}}, "fluke", "dice_count"),
+    ("passages", lambda n: {"skills": {"Lore": n}}, "passages", "base"),
+]
+
+
+@pytest.mark.parametrize(("sheet_of", "sheet", "system", "field"), SHEET_NUMBERS,
+                         ids=[f"{s}.{f}" for s, _, _, f in SHEET_NUMBERS])
+def test_a_sheet_number_takes_what_the_engine_takes_in_the_field_it_fills(
+        mara, sheet_of, sheet, system, field):
+    described = next(f for f in skillcheck.SYSTEMS[system]["fields"] if f["name"] == field)
+    for n in (described["min"], described["max"]):
+        with_sheet(mara, sheet_of, sheet(n))
+    for n in (described["min"] - 1, described["max"] + 1):
+        with pytest.raises(FieldError, match=f"from {described['min']} to {described['max']}$"):
+            with_sheet(mara, sheet_of, sheet(n))
+
+
 def test_every_aspect_of_the_seed_is_accepted(mara):
     sheet = {"aspects": {abbreviation: n for n, abbreviation in enumerate(ASPECTS)}}
     assert list(with_sheet(mara, "flip", sheet)["sheets"]["flip"]["aspects"]) == list(ASPECTS)

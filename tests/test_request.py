@@ -8,7 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from skillcheck import SYSTEMS, InvalidRequest, odds, resolve
-from skillcheck.request import SEED, Choice, Flag, Whole, as_object, path, read_list
+from skillcheck.registry import REGISTRY
+from skillcheck.request import SEED, Choice, Flag, Form, Whole, as_object, path, read_list
 
 RANK = Whole("rank", "Rank", 0, 52)
 SHIFT = Whole("shift", "Shift", -50, 50, 0)
@@ -77,6 +78,31 @@ def test_describe_gives_forms_the_same_limits():
     json.dumps([spec.describe() for spec in (RANK, SHIFT, TAKE7, MODE, SIDE)])
 
 
+def test_a_shown_spec_carries_its_form_and_reads_as_before():
+    rank = RANK.shown("cards to flip", 2)
+    assert rank.form == Form("Rank", "cards to flip", 2) and RANK.form is None
+    assert rank == RANK and rank.read({"rank": 7}) == 7  # the same field, read the same way
+    assert refused(rank, {"rank": 53}).reason == refused(RANK, {"rank": 53}).reason
+    assert rank.describe() == {**RANK.describe(), "form": {
+        "label": "Rank", "hint": "cards to flip", "start": 2, "off_when": ""}}
+    assert TAKE7.shown("no cards", label="Take 7").describe()["form"]["label"] == "Take 7"
+    assert MODE.shown(start="opposed").form.start == "opposed"
+
+
+def test_a_number_box_starts_at_the_default_unless_told():
+    assert SHIFT.shown("total ±").form.start == 0
+    assert SHIFT.shown("total ±", 5).form.start == 5
+    assert RANK.shown("cards").form.start is None  # no default: the box starts empty
+    assert SEED.shown("").form.start is None
+
+
+@pytest.mark.parametrize(("spec", "start"), [(RANK, 53), (RANK, -1), (RANK, "2"), (RANK, True),
+                                             (MODE, "sideways")])
+def test_a_form_cannot_start_where_the_rules_refuse(spec, start):
+    with pytest.raises(ValueError, match=f"^{spec.name}: a form cannot start at"):
+        spec.shown("", start)
+
+
 def test_seed_limits():
     assert SEED.read({}) is None
     assert SEED.read({"seed": 2**63 - 1}) == 2**63 - 1
@@ -137,6 +163,25 @@ def answer_or_refusal(call, request) -> None:
         json.dumps(call(request))
     except InvalidRequest as error:
         assert str(error).startswith(f"{error.field}: ") and error.field
+
+
+def test_a_system_gives_the_spec_of_a_field_by_name():
+    assert REGISTRY["pool"].spec("trait").hi == 10
+    assert REGISTRY["fluke"].spec("insurance").form.label == "Insurance"
+    with pytest.raises(KeyError, match="pool has no field 'rank'"):
+        REGISTRY["pool"].spec("rank")
+
+
+@pytest.mark.parametrize("name", sorted(SYSTEMS))
+def test_the_own_draw_box_names_the_field_a_forced_draw_goes_in(name):
+    """A form's draw box sends what the engine reads as the draw, and the forms start valid."""
+    request = {"system": name, "seed": 3, **{
+        spec["name"]: spec["form"]["start"] for spec in SYSTEMS[name]["fields"]
+        if spec.get("form", {}).get("start") is not None}}
+    drawn = resolve(request)
+    key = SYSTEMS[name]["draw"]["label"]
+    replayed = resolve({**request, key: drawn[key], "seed": None})
+    assert (replayed[key], replayed["outcome"]) == (drawn[key], drawn["outcome"])
 
 
 @settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)

@@ -2,7 +2,7 @@
 
 import pytest
 from skillcheck import SYSTEMS, InvalidRequest, resolve
-from skillcheck.skills import BY_NAME, SKILLS
+from skillcheck.skills import ASPECT_NAMES, ASPECTS, BY_NAME, SKILLS
 
 # The rows of the seed's "Skill List" table: name, aspect, type.
 TABLE = """
@@ -35,6 +35,11 @@ def test_the_advanced_skills_the_text_names_are_advanced():
         assert BY_NAME[name].advanced and BY_NAME[name].by_type
         assert BY_NAME[name].specializations == ()
     assert not any(s.by_type for s in SKILLS if s.name not in ("Craft", "Knowledge", "Profession"))
+
+
+def test_every_skill_is_tied_to_one_of_the_nine_aspects():
+    assert len(set(ASPECTS)) == 9 and set(ASPECT_NAMES) <= set(ASPECTS)
+    assert {s.aspect for s in SKILLS} <= set(ASPECTS)  # II, Innate Intelligence, ties no skill
 
 
 def test_only_the_aspects_the_text_spells_out_have_full_names():

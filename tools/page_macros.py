@@ -1,8 +1,12 @@
-"""Build-time macros for index.html, so that each repeated form piece is written once.
+"""Build-time macros for index.html: the forms' boxes drawn from the rules and the editor's rows.
 
-The page ships static forms (they must show before Python boots), and the card-flip side and the
-number stepper stand in it a dozen times each. build.py expands these macros when it copies
-index.html into dist/; the browser only ever sees plain HTML.
+The page ships static forms (they must show before Python boots). Every number in them — each
+box's limits and starting value, the difficulty ladder, how many helpers a team flip takes —
+and each box's label and hint come from the engine's own field descriptions
+(`skillcheck.SYSTEMS`: a spec's `form`, see py/skillcheck/request.py); the character editor's
+boxes come from its declaration in py/app/character_form.py, whose limits characters.py checks.
+index.html keeps the page's chrome and says with a macro where each generated part goes;
+build.py expands them when it copies index.html into dist/, so the browser only sees plain HTML.
 
 Syntax (strict, one macro a line, nothing else on that line):
 
@@ -11,18 +15,19 @@ Syntax (strict, one macro a line, nothing else on that line):
 Values are pasted as written (write entities as HTML would; no `"`, `<` or `>`); a flag has no
 value. The expansion keeps the macro line's indentation. Macros:
 
-    sc-number     id name label hint min max value [inputmode] [aspect-hint] [disabled] [data-*]
-                  a number field with −/+ stepper; disabled and data-* go on the <input>, in order
-    sc-check      id name label hint                      a checkbox with its label and hint
-    sc-field      id name label [hint] (min max | maxlength) [wide]
-                  a plain box without a stepper: a whole number from min to max, or a text of at
-                  most maxlength characters; the hint, when given, describes the box
-    sc-own-draw   id name of=cards|dice hint              "Enter my own cards/dice" box
-    sc-difficulty id [secret]                             the flip difficulty list and its DTN box
-    sc-side       id name [skill] [take7]                 one side of a card flip; ids `{id}-rank`,
-                  names `{name}.rank` (`rank` when name is empty)
-    sc-team-helper id name                                a team flip helper: its fieldset, a side
-                  with Take a 7, and its remove button (name `secondaries.0` → list `secondaries`)
+    sc-form       system legend              a system's form: every field it shows, numbers
+                                             then switches, then its own-draw box; ids
+                                             `{system}-{name}`
+    sc-field      id field [hint]            one field of the engine ("flip.take7"), named as the
+                                             engine names it; hint= says it another way there
+    sc-own-draw   id system                  the system's "Enter my own cards/dice" box
+    sc-difficulty id [secret]                the flip's difficulty list and its DTN box
+    sc-side       id name [skill] [take7]    one side of a card flip; ids `{id}-rank`, names
+                                             `{name}.rank` (`rank` when name is empty)
+    sc-team-helpers id                       a team flip's helpers: one to start, the engine's
+                                             most, their template and the add button
+    sc-editor     part                       the character editor's boxes: `character`,
+                                             `aspects`, or a group of rows ("flip_skills")
 
 An unknown macro, a missing or unknown attribute, or a malformed macro line is a MacroError.
 """
@@ -31,15 +36,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from html import escape
+
+from app.character_form import ASPECT_BOXES, CHARACTER, GROUPS, Box
+from app.characters import MOST_SKILLS
+from skillcheck import SYSTEMS
 
 MACRO_LINE = re.compile(r"^(?P<indent>[ \t]*)<(?P<tag>sc-[a-z-]+)(?P<attrs>(?:\s[^<>]*)?)>"
                         r"</(?P=tag)>[ \t]*$")
 ATTRIBUTE = re.compile(r'\s+(?P<name>[a-z][a-z0-9-]*)(?:="(?P<value>[^"<>]*)")?')
-PASSED_ON = re.compile(r"^(disabled|data-[a-z0-9-]+)$")  # sc-number hands these to its <input>
-
-DIFFICULTIES = (("extremely easy", 5), ("very easy", 7), ("easy", 9), ("average", 12),
-                ("hard", 15), ("very hard", 18), ("near impossible", 21), ("impossible", 25))
-DEFAULT_DIFFICULTY = "average"
+SIDE_NUMBERS = ("rank", "aspect", "flip", "shift")  # a side's number boxes, in the page's order
+SIDE_CHECKS = ("advanced", "familiarity")
 
 
 class MacroError(ValueError):
@@ -72,38 +79,73 @@ class Attrs:
         self.read.add(name)
         return name in self.pairs
 
-    def passed_on(self) -> str:
-        """The attributes PASSED_ON allows, as HTML, in the order they were written."""
-        out = []
-        for name, value in self.pairs.items():
-            if name not in self.read and PASSED_ON.match(name):
-                self.read.add(name)
-                out.append(f" {name}" if value is None else f' {name}="{value}"')
-        return "".join(out)
-
     def done(self) -> None:
         unknown = [name for name in self.pairs if name not in self.read]
         if unknown:
             raise MacroError(f"<{self.tag}> has no attribute {', '.join(unknown)}")
 
 
-def number(a: Attrs) -> list[str]:
-    ident = a["id"]
-    aspect = a.flag("aspect-hint")
+# ---- the engine's fields -------------------------------------------------------------------------
+
+def described(system: str, name: str) -> dict:
+    """The engine's description of a field its form shows; MacroError if there is none."""
+    if system not in SYSTEMS:
+        raise MacroError(f"no system {system!r} (known: {', '.join(SYSTEMS)})")
+    for spec in SYSTEMS[system]["fields"]:
+        if spec["name"] == name:
+            if "form" not in spec:
+                raise MacroError(f"{system}.{name} is not shown on a form")
+            return spec
+    raise MacroError(f"{system} has no field {name!r}")
+
+
+def shown(system: str) -> list[dict]:
+    """The fields a system's form shows, as the engine lists them: numbers first, then switches."""
+    fields = [spec for spec in SYSTEMS[system]["fields"] if "form" in spec]
+    return sorted(fields, key=lambda spec: spec["kind"] != "whole")
+
+
+def box(spec: dict, ident: str, name: str, hint: str | None = None, *,
+        aspect_hint: bool = False, start: object = None, disabled: bool = False,
+        off_when: str | None = None) -> list[str]:
+    """A field as the engine describes it: a number box with its stepper, or a checkbox."""
+    form = spec["form"]
+    hint = form["hint"] if hint is None else hint
+    if spec["kind"] == "flag":
+        return check_box(ident, name, form["label"], hint)
+    if spec["kind"] != "whole":
+        raise MacroError(f"{name} is a {spec['kind']}: only numbers and switches are boxes")
+    start = form["start"] if start is None else start
+    if start is None:
+        raise MacroError(f"{name} has no starting value")
+    off_when = form["off_when"] if off_when is None else off_when
+    return number_box(ident, name, form["label"], hint, spec["min"], spec["max"], start,
+                      aspect_hint=aspect_hint, disabled=disabled, off_when=off_when)
+
+
+# ---- HTML pieces ---------------------------------------------------------------------------------
+
+def _hint(ident: str, hint: str) -> str:
+    return f' <small class="hint" id="{ident}-hint" aria-hidden="true">{escape(hint)}</small>'
+
+
+def number_box(ident: str, name: str, label: str, hint: str, lo: int, hi: int, start: int, *,
+               aspect_hint: bool = False, disabled: bool = False, off_when: str = "") -> list[str]:
+    """A number box with −/+ steppers. A phone's numeric keypad has no minus sign, so only a box
+    that takes no negative number asks for it."""
     span = f' <span class="aspect-hint" id="{ident}-aspect" aria-hidden="true"></span>'
-    inputmode = a.get("inputmode")
-    inputmode = f' inputmode="{inputmode}"' if inputmode else ""
+    inputmode = ' inputmode="numeric"' if lo >= 0 else ""
+    described_by = f"{ident}-hint{f' {ident}-aspect' if aspect_hint else ''}"
+    more = (" disabled" if disabled else "") + (f' data-off-when="{off_when}"' if off_when else "")
     return [
         '<div class="field num">',
-        f'  <label for="{ident}">{a["label"]}{span if aspect else ""} <small class="hint" '
-        f'id="{ident}-hint" aria-hidden="true">{a["hint"]}</small></label>',
+        f'  <label for="{ident}">{escape(label)}{span if aspect_hint else ""}'
+        f'{_hint(ident, hint)}</label>',
         '  <div class="stepper">',
         '    <button type="button" class="step" data-step="-1" tabindex="-1" '
         'aria-hidden="true">−</button>',
-        f'    <input id="{ident}" name="{a["name"]}" type="number"'
-        f'{inputmode} min="{a["min"]}" max="{a["max"]}" '
-        f'step="1" value="{a["value"]}" aria-describedby="{ident}-hint'
-        f'{f" {ident}-aspect" if aspect else ""}"{a.passed_on()}>',
+        f'    <input id="{ident}" name="{name}" type="number"{inputmode} min="{lo}" max="{hi}" '
+        f'step="1" value="{start}" aria-describedby="{described_by}"{more}>',
         '    <button type="button" class="step" data-step="1" tabindex="-1" '
         'aria-hidden="true">+</button>',
         '  </div>',
@@ -111,33 +153,54 @@ def number(a: Attrs) -> list[str]:
     ]
 
 
-def check(a: Attrs) -> list[str]:
-    ident = a["id"]
+def check_box(ident: str, name: str, label: str, hint: str = "") -> list[str]:
+    described_by = f' aria-describedby="{ident}-hint"' if hint else ""
     return [
         '<div class="field check">',
-        f'  <input id="{ident}" name="{a["name"]}" type="checkbox" '
-        f'aria-describedby="{ident}-hint">',
-        f'  <label for="{ident}"><span class="label-text">{a["label"]}</span> <small class="hint" '
-        f'id="{ident}-hint" aria-hidden="true">{a["hint"]}</small></label>',
+        f'  <input id="{ident}" name="{name}" type="checkbox"{described_by}>',
+        f'  <label for="{ident}"><span class="label-text">{escape(label)}</span>'
+        f'{_hint(ident, hint) if hint else ""}</label>',
         '</div>',
     ]
 
 
-def plain_field(a: Attrs) -> list[str]:
-    ident, label, hint = a["id"], a["label"], a.get("hint")
-    maxlength = a.get("maxlength")
-    kind = (f'type="text" maxlength="{maxlength}" autocomplete="off"' if maxlength is not None
-            else f'type="number" inputmode="numeric" min="{a["min"]}" max="{a["max"]}" step="1"')
-    small = (f' <small class="hint" id="{ident}-hint" aria-hidden="true">{hint}</small>'
-             if hint is not None else "")
-    described = f' aria-describedby="{ident}-hint"' if hint is not None else ""
-    classes = f'field{"" if maxlength is not None else " num"}{" wide" if a.flag("wide") else ""}'
+def plain_box(ident: str, name: str, editor: Box) -> list[str]:
+    """A box without a stepper: a whole number from lo to hi, or a text of at most `longest`
+    characters; the hint, when there is one, describes the box."""
+    if editor.kind == "text":
+        kind = f'type="text" maxlength="{editor.longest}" autocomplete="off"'
+    else:
+        kind = (f'type="number" inputmode="numeric" min="{editor.lo}" max="{editor.hi}" '
+                'step="1"')
+    described_by = f' aria-describedby="{ident}-hint"' if editor.hint else ""
+    classes = f'field{"" if editor.kind == "text" else " num"}{" wide" if editor.wide else ""}'
     return [
         f'<div class="{classes}">',
-        f'  <label for="{ident}">{label}{small}</label>',
-        f'  <input id="{ident}" name="{a["name"]}" {kind}{described}>',
+        f'  <label for="{ident}">{escape(editor.label)}'
+        f'{_hint(ident, editor.hint) if editor.hint else ""}</label>',
+        f'  <input id="{ident}" name="{name}" {kind}{described_by}>',
         '</div>',
     ]
+
+
+def editor_box(ident: str, name: str, editor: Box) -> list[str]:
+    """One control of the character editor, as character_form declares it."""
+    if editor.kind == "check":
+        return check_box(ident, name, editor.label)
+    if editor.kind == "skill":
+        return ['<div class="field wide">',
+                f'  <label for="{ident}">{escape(editor.label)}</label>',
+                f'  <select id="{ident}" name="{name}">',
+                '    <option value="">Choose a skill</option>',
+                '  </select>',
+                '</div>']
+    if editor.kind == "notes":
+        return ['<div class="field wide">',
+                f'  <label for="{ident}">{escape(editor.label)}</label>',
+                f'  <textarea id="{ident}" name="{name}" rows="3" maxlength="{editor.longest}">'
+                '</textarea>',
+                '</div>']
+    return plain_box(ident, name, editor)
 
 
 OWN_DRAW = {"cards": 'autocomplete="off" autocapitalize="characters" spellcheck="false" '
@@ -145,42 +208,104 @@ OWN_DRAW = {"cards": 'autocomplete="off" autocapitalize="characters" spellcheck=
             "dice": 'inputmode="numeric" autocomplete="off" spellcheck="false"'}
 
 
-def own_draw(a: Attrs) -> list[str]:
-    ident, of = a["id"], a["of"]
+def own_draw_box(system: str, ident: str, name: str | None = None) -> list[str]:
+    """The box for a draw made at the table, as the engine describes it (its label is the
+    request field: cards or dice); `name` when the draw belongs to a side."""
+    if "draw" not in SYSTEMS.get(system, {}):
+        raise MacroError(f"{system!r} is not a system that draws (known: {', '.join(SYSTEMS)})")
+    draw = SYSTEMS[system]["draw"]
+    of, hint = draw["label"], draw["hint"]
     if of not in OWN_DRAW:
-        raise MacroError(f"<{a.tag}> of= is one of {', '.join(OWN_DRAW)}, not {of!r}")
+        raise MacroError(f"{system}'s draw is {of!r}: a page box takes {' or '.join(OWN_DRAW)}")
+    name = of if name is None else name
     return [
         '<details class="own-draw">',
         f'  <summary>Enter my own {of}</summary>',
         '  <div class="field wide">',
-        f'    <label for="{ident}">My {of} <small class="hint" id="{ident}-hint" '
-        f'aria-hidden="true">{a["hint"]}</small></label>',
-        f'    <input id="{ident}" name="{a["name"]}" type="text" aria-describedby="{ident}-hint" '
+        f'    <label for="{ident}">My {of}{_hint(ident, hint)}</label>',
+        f'    <input id="{ident}" name="{name}" type="text" aria-describedby="{ident}-hint" '
         f'data-kind="list" {OWN_DRAW[of]}>',
         '  </div>',
         '</details>',
     ]
 
 
+def repeat_item(css: str, group: str, noun: str, inner: list[str]) -> list[str]:
+    """One block of a list the player adds to and removes from (dom.py: data-repeat)."""
+    return [
+        f'<fieldset class="{css}" data-repeat-item="{group}">',
+        f'  <legend>{noun.capitalize()} <span class="repeat-number">1</span></legend>',
+        '  <div class="grid">',
+        *("    " + line for line in inner),
+        '  </div>',
+        '  <button type="button" class="tool danger remove-helper" data-remove-item>'
+        f'Remove this {noun}</button>',
+        '</fieldset>',
+    ]
+
+
+def repeat(css: str, group: str, noun: str, most: int, start: int, item: list[str]) -> list[str]:
+    """A list of blocks: `start` of them shown, at most `most`, more made from the template."""
+    opening = f'<div class="{css}" data-repeat="{group}" data-max="{most}" data-start="{start}">'
+    shown_items = ["  " + line for _ in range(start) for line in item]
+    return [
+        *([opening, *shown_items, "</div>"] if shown_items else [opening + "</div>"]),
+        f'<template id="{group}-template">',
+        *("  " + line for line in item),
+        '</template>',
+        f'<button type="button" class="tool add-helper" data-add-item="{group}">Add a {noun}'
+        '</button>',
+    ]
+
+
+# ---- the macros ----------------------------------------------------------------------------------
+
+def system_form(a: Attrs) -> list[str]:
+    system, legend = a["system"], a["legend"]
+    if system not in SYSTEMS:
+        raise MacroError(f"no system {system!r} (known: {', '.join(SYSTEMS)})")
+    inner = [*(line for spec in shown(system)
+               for line in box(spec, f"{system}-{spec['name']}", spec["name"])),
+             *own_draw_box(system, f"{system}-{SYSTEMS[system]['draw']['label']}")]
+    return [f'<fieldset class="sysform" id="form-{system}" data-system="{system}">',
+            f'  <legend>{legend}</legend>',
+            '  <div class="grid">',
+            *("    " + line for line in inner),
+            '  </div>',
+            '</fieldset>']
+
+
+def field(a: Attrs) -> list[str]:
+    system, dot, name = a["field"].partition(".")
+    if not dot:
+        raise MacroError(f"<{a.tag}> field= is SYSTEM.NAME, like flip.take7")
+    return box(described(system, name), a["id"], name, a.get("hint"))
+
+
+def own_draw(a: Attrs) -> list[str]:
+    return own_draw_box(a["system"], a["id"])
+
+
 def difficulty(a: Attrs) -> list[str]:
     ident, secret = a["id"], a.flag("secret")
+    chosen = described("flip", "difficulty")["form"]["start"]
+    ladder = {step["name"]: step["dtn"] for step in SYSTEMS["flip"]["ladder"]}
     off = ' data-off-when="secret"' if secret else ""
     options = [f'    <option value="{name}" data-value="{dtn}"'
-               f'{" selected" if name == DEFAULT_DIFFICULTY else ""}>{name.capitalize()} '
-               f'({dtn}+)</option>' for name, dtn in DIFFICULTIES]
-    dtn = {"id": f"{ident}-dtn", "name": "dtn", "label": "DTN", "hint": "Difficulty Target Number",
-           "inputmode": "numeric", "min": "0", "max": "100", "value": "12", "disabled": None,
-           "data-off-when": "difficulty secret" if secret else "difficulty"}
+               f'{" selected" if name == chosen else ""}>{name.capitalize()} ({dtn}+)</option>'
+               for name, dtn in ladder.items()]
     return [
         '<div class="field wide">',
-        f'  <label for="{ident}-difficulty">Difficulty</label>',
-        f'  <select id="{ident}-difficulty" name="difficulty" data-fills="dtn"'
-        f'{off}>',
+        f'  <label for="{ident}-difficulty">{described("flip", "difficulty")["form"]["label"]}'
+        '</label>',
+        f'  <select id="{ident}-difficulty" name="difficulty" data-fills="dtn"{off}>',
         '    <option value="">A number (DTN below)</option>',
         *options,
         '  </select>',
         '</div>',
-        *_call(number, "sc-number", dtn),
+        # the DTN box starts at the difficulty chosen, and is off while a difficulty is chosen
+        *box(described("flip", "dtn"), f"{ident}-dtn", "dtn", start=ladder[chosen],
+             disabled=True, off_when="difficulty secret" if secret else "difficulty"),
     ]
 
 
@@ -188,64 +313,63 @@ def side(a: Attrs) -> list[str]:
     ident, prefix = a["id"], a["name"]
     skill, take7 = a.flag("skill"), a.flag("take7")
 
-    def field(key: str) -> dict[str, str]:
-        return {"id": f"{ident}-{key}", "name": f"{prefix}.{key}" if prefix else key}
+    def control(key: str) -> tuple[str, str]:
+        return f"{ident}-{key}", f"{prefix}.{key}" if prefix else key
 
     lines = [
         '<div class="field wide">',
         f'  <label for="{ident}-skill">Skill</label>',
-        f'  <select id="{ident}-skill" name="{field("skill")["name"]}" data-skill-picker>',
+        f'  <select id="{ident}-skill" name="{control("skill")[1]}" data-skill-picker>',
         '    <option value="">Any skill</option>',
         '  </select>',
         '</div>',
     ] if skill else []
-    for key, label, hint, low, high, start, more in (
-            ("rank", "Rank", "cards to flip", 0, 52, 2, {"inputmode": "numeric"}),
-            ("aspect", "Aspect", "added to the card", -20, 50, 3, {"aspect-hint": None}),
-            ("flip", "Flip modifier", "cards ±", -52, 52, 0, {}),
-            ("shift", "Shift", "total ±", -50, 50, 0, {})):
-        lines += _call(number, "sc-number", {**field(key), "label": label, "hint": hint,
-                                             **more, "min": str(low), "max": str(high),
-                                             "value": str(start)})
-    spec = field("specialization")
+    for key in SIDE_NUMBERS:
+        lines += box(described("flip", key), *control(key), aspect_hint=key == "aspect")
+    spec_id, spec_name = control("specialization")
     lines += [
         '<div class="field wide">',
-        f'  <label for="{spec["id"]}">Specialization</label>',
-        f'  <select id="{spec["id"]}" name="{spec["name"]}" data-kind="flag" '
-        'data-specializations>',
+        f'  <label for="{spec_id}">Specialization</label>',
+        f'  <select id="{spec_id}" name="{spec_name}" data-kind="flag" data-specializations>',
         '    <option value="">None</option>',
         '    <option value="yes">Yes, one applies (flip+1)</option>',
         '  </select>',
         '</div>',
     ]
-    checks = [("advanced", "Advanced skill", "Craft, Knowledge, Profession…"),
-              ("familiarity", "Familiarity", "lets an Advanced skill flip at rank 0")]
-    if take7:
-        checks.append(("take7", "Take a 7", "no cards: count a 7"))
-    for key, label, hint in checks:
-        lines += _call(check, "sc-check", {**field(key), "label": label, "hint": hint})
-    return lines + _call(own_draw, "sc-own-draw", {**field("cards"), "of": "cards",
-                                                   "hint": "rank then suit, like 7H 10S QD"})
+    for key in (*SIDE_CHECKS, *(("take7",) if take7 else ())):
+        lines += box(described("flip", key), *control(key))
+    return lines + own_draw_box("flip", *control("cards"))
 
 
-def team_helper(a: Attrs) -> list[str]:
-    ident, name = a["id"], a["name"]
-    inner = _call(side, "sc-side", {"id": ident, "name": name, "take7": None})
-    return [
-        f'<fieldset class="helper" data-repeat-item="{name.split(".")[0]}">',
-        '  <legend>Helper <span class="repeat-number">1</span></legend>',
-        '  <div class="grid">',
-        *("    " + line for line in inner),
-        '  </div>',
-        '  <button type="button" class="tool danger remove-helper" data-remove-item>'
-        'Remove this helper</button>',
-        '</fieldset>',
-    ]
+def team_helpers(a: Attrs) -> list[str]:
+    group = "secondaries"
+    ident = f"{a['id']}-{group}-0"
+    inner = _call(side, "sc-side", {"id": ident, "name": f"{group}.0", "take7": None})
+    return repeat("helpers", group, "helper", SYSTEMS["flip"]["max_secondaries"], 1,
+                  repeat_item("helper", group, "helper", inner))
+
+
+def editor(a: Attrs) -> list[str]:
+    part = a["part"]
+    if part == "character":
+        return [line for b in CHARACTER for line in editor_box(f"ce-{b.key}", b.key, b)]
+    if part == "aspects":
+        return [line for b in ASPECT_BOXES
+                for line in editor_box(f"ce-aspect-{b.key}", f"aspects.{b.key}", b)]
+    if part not in GROUPS:
+        raise MacroError(f"<{a.tag}> part= is character, aspects or one of "
+                         f"{', '.join(GROUPS)}, not {part!r}")
+    group = GROUPS[part]
+    inner = [line for b in group.boxes
+             for line in editor_box(f"ce-{part}-0-{b.key}", f"{part}.0.{b.key}", b)]
+    return repeat("rows", part, group.noun, MOST_SKILLS, 0,
+                  repeat_item("row", part, group.noun, inner))
 
 
 MACROS: dict[str, Callable[[Attrs], list[str]]] = {
-    "sc-number": number, "sc-check": check, "sc-field": plain_field, "sc-own-draw": own_draw,
-    "sc-difficulty": difficulty, "sc-side": side, "sc-team-helper": team_helper,
+    "sc-form": system_form, "sc-field": field, "sc-own-draw": own_draw,
+    "sc-difficulty": difficulty, "sc-side": side, "sc-team-helpers": team_helpers,
+    "sc-editor": editor,
 }
 
 

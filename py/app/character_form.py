@@ -5,24 +5,100 @@ No browser here. The editor names its controls as rows of groups ("flip_skills.2
 name (characters.py). `character_fields` turns the form's tree into a character's fields and
 remembers which row each name came from, so that `control_for` can put an error that
 characters.py names by its path ("sheets.flip.skills.Athletics.rank") beside the right box.
+
+The editor's boxes are declared here once, with the limits characters.py checks; the build
+draws the editor's HTML from them (tools/page_macros.py).
 """
 
 from __future__ import annotations
 
-from .characters import ASPECTS, SHEET_OF, pickable, seed_skill
+from dataclasses import dataclass
+
+from skillcheck.request import Whole
+
+from .characters import (
+    ASPECT,
+    ASPECTS,
+    BASE,
+    BONUS,
+    DICE,
+    LONGEST_NAME,
+    LONGEST_NOTES,
+    MOST_LUCK,
+    MOST_XP,
+    RANK,
+    SCORE,
+    SHEET_OF,
+    TRAIT,
+    pickable,
+    seed_skill,
+)
 from .storage import FieldError
 
-# Each row group of the editor: (sheet, part of the sheet, the row's control holding the value
-# when the value is one number, else None for a row of several fields).
+
+@dataclass(frozen=True)
+class Box:
+    """One control of the editor: a number box (lo to hi), a text box or the notes (at most
+    `longest` characters), a checkbox, or the list of the seed's skills."""
+
+    key: str
+    label: str
+    hint: str = ""
+    kind: str = "number"  # number | text | notes | check | skill
+    lo: int = 0
+    hi: int = 0
+    longest: int = 0
+    wide: bool = False
+
+
+def number(key: str, label: str, hint: str, spec: Whole) -> Box:
+    """A box for a number the engine reads in `spec`'s field, so it holds what that field takes."""
+    return Box(key, label, hint, lo=spec.lo, hi=spec.hi)
+
+
+def text(key: str, label: str, hint: str = "", wide: bool = False) -> Box:
+    return Box(key, label, hint, "text", longest=LONGEST_NAME, wide=wide)
+
+
+@dataclass(frozen=True)
+class Group:
+    """A group of rows the player adds and removes: where its rows go on a character, the
+    row's control holding the value when the value is one number (None for a row of several
+    fields), what one row is called, and its boxes."""
+
+    sheet: str
+    part: str
+    single: str | None
+    noun: str
+    boxes: tuple[Box, ...]
+
+
+NAME = text("name", "Name")
+DICE_BOX = number("dice", "Dice", "dice to roll", DICE)  # a stat or a skill of the d6 pool
 GROUPS = {
-    "flip_skills": ("flip", "skills", None),
-    "pool_traits": ("pool", "traits", "score"),
-    "pool_skills": ("pool", "skills", None),
-    "fluke_stats": ("fluke", "stats", "dice"),
-    "fluke_skills": ("fluke", "skills", "dice"),
-    "passages_skills": ("passages", "skills", "base"),
+    "flip_skills": Group("flip", "skills", None, "skill", (
+        Box("skill", "Skill", kind="skill", wide=True),
+        text("type", "Type", "Craft, Knowledge, Profession: which one"),
+        number("rank", "Rank", "cards to flip", RANK),
+        text("specialization", "Specialization", wide=True),
+        Box("familiarity", "Familiarity", kind="check"))),
+    "pool_traits": Group("pool", "traits", "score", "trait", (
+        NAME, number("score", "Score", "dice in the pool", TRAIT))),
+    "pool_skills": Group("pool", "skills", None, "skill", (
+        NAME, text("trait", "Trait", "one of the traits"),
+        number("score", "Score", "succeeds at or under", SCORE),
+        number("bonus", "Bonus", "free increments", BONUS))),
+    "fluke_stats": Group("fluke", "stats", "dice", "stat", (NAME, DICE_BOX)),
+    "fluke_skills": Group("fluke", "skills", "dice", "skill", (NAME, DICE_BOX)),
+    "passages_skills": Group("passages", "skills", "base", "skill", (
+        NAME, number("base", "Base", "the skill’s base value", BASE))),
 }
-PLAIN = ("name", "notes", "luck", "xp")
+CHARACTER = (text("name", "Name", wide=True),
+             Box("luck", "Luck", "points to spend", hi=MOST_LUCK),
+             Box("xp", "XP", "experience points", hi=MOST_XP),
+             Box("notes", "Notes", kind="notes", longest=LONGEST_NOTES, wide=True))
+ASPECT_BOXES = tuple(number(code, code, "", ASPECT) for code in ASPECTS)
+PLAIN = tuple(box.key for box in CHARACTER)
 NAME_CONTROL = {"flip_skills": "skill"}  # the control that names a row, when not "name"
 
 
@@ -41,7 +117,7 @@ def _row_value(group: str, row: dict):
     if group == "pool_skills":
         return {"trait": row.get("trait"), "score": row.get("score"),
                 "bonus": row.get("bonus", 0)}
-    return row.get(GROUPS[group][2])
+    return row.get(GROUPS[group].single)
 
 
 def character_fields(tree: dict) -> tuple[dict, dict[str, str]]:
@@ -59,7 +135,8 @@ def character_fields(tree: dict) -> tuple[dict, dict[str, str]]:
     if aspects:
         sheets["flip"] = {"aspects": aspects}
         where.update({f"sheets.flip.aspects.{k}": f"aspects.{k}" for k in aspects})
-    for group, (sheet, part, _) in GROUPS.items():
+    for group, declared in GROUPS.items():
+        sheet, part = declared.sheet, declared.part
         for i, row in enumerate(tree.get(group) or []):
             if not isinstance(row, dict) or not any(v not in (None, False) for v in row.values()):
                 continue
@@ -91,7 +168,7 @@ def control_for(path: str, where: dict[str, str]) -> str | None:
         if group not in GROUPS:
             continue
         if path == key:
-            single = GROUPS[group][2]
+            single = GROUPS[group].single
             if single:
                 return f"{prefix}.{single}"
             return f"{prefix}.{NAME_CONTROL.get(group, 'name')}"
@@ -113,7 +190,8 @@ def editor_values(character: dict | None) -> tuple[dict[str, int], dict[str, obj
     sheets = character["sheets"]
     values.update({f"aspects.{a}": v
                    for a, v in sheets.get("flip", {}).get("aspects", {}).items()})
-    for group, (sheet, part, single) in GROUPS.items():
+    for group, declared in GROUPS.items():
+        sheet, part, single = declared.sheet, declared.part, declared.single
         for i, (name, value) in enumerate(sheets.get(sheet, {}).get(part, {}).items()):
             rows[group] = i + 1
             prefix = f"{group}.{i}"

@@ -23,8 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from skillcheck import SYSTEMS
-from skillcheck.skills import BY_NAME
+from skillcheck.fluke import XP_PER_POINT
+from skillcheck.registry import REGISTRY
+from skillcheck.request import Whole
+from skillcheck.skills import ASPECTS, BY_NAME
 
 from .collection import Collection, items_of
 from .storage import (
@@ -40,7 +42,6 @@ from .storage import (
 
 CHARACTERS_KEY = "skillcheck.characters"
 KIND = "skillcheck.characters"
-ASPECTS = ("HS", "SS", "AI", "II", "MC", "SP", "IP", "IE", "PC")
 LONGEST_NAME = 60
 LONGEST_NOTES = 2000
 MOST_SKILLS = 100
@@ -50,6 +51,14 @@ MOST_XP = 1_000_000
 LONGEST_FILE = 4_000_000
 SHEET_OF = {"flip": "flip", "pool": "pool", "swift": "pool", "fluke": "fluke",
             "passages": "passages"}
+# The request field each number of a sheet fills: a sheet holds only what the engine takes there.
+ASPECT = REGISTRY["flip"].spec("aspect")
+RANK = REGISTRY["flip"].spec("rank")
+TRAIT = REGISTRY["pool"].spec("trait")
+SCORE = REGISTRY["pool"].spec("skill")
+BONUS = REGISTRY["pool"].spec("bonus")
+DICE = REGISTRY["fluke"].spec("dice_count")
+BASE = REGISTRY["passages"].spec("base")
 
 
 class SpendError(ValueError):
@@ -75,14 +84,13 @@ class Resource:
 RESOURCES = {
     "pool": Resource("luck", "luck", 1, "luck_used", "Luck points", MOST_LUCK),
     "swift": Resource("luck", "luck", 1, "luck_used", "Luck points", MOST_LUCK),
-    # "2 experience points is enough to protect against a single one that is rolled."
-    "fluke": Resource("xp", "insurance", 2, "xp_spent", "XP", MOST_XP),
+    "fluke": Resource("xp", "insurance", XP_PER_POINT, "xp_spent", "XP", MOST_XP),
 }
 
 
 def most_offered(system: str, field: str) -> int:
     """The contract's limit on a request field (luck 100, insurance 20), from the engine."""
-    return next(spec["max"] for spec in SYSTEMS[system]["fields"] if spec["name"] == field)
+    return REGISTRY[system].spec(field).hi
 
 
 # ---- reading: every field of a character is checked ----------------------------------------------
@@ -111,8 +119,13 @@ def _named(value: object, field: str, read: Callable[[object, str, str], object]
     return named
 
 
-def _number(lo: int, hi: int) -> Callable[[object, str, str], int]:
-    return lambda value, field, _: whole(value, field, lo, hi)
+def within(spec: Whole, value: object, field: str) -> int:
+    """A sheet's number, checked against the limits of the request field it fills."""
+    return whole(value, field, spec.lo, spec.hi)
+
+
+def _number(spec: Whole) -> Callable[[object, str, str], int]:
+    return lambda value, field, _: within(spec, value, field)
 
 
 def _object(value: object, field: str) -> dict:
@@ -142,7 +155,7 @@ def seed_skill(name: str):
 def _aspect(value: object, field: str, name: str) -> int:
     if name not in ASPECTS:
         raise FieldError(field, "is not an aspect: they are " + " ".join(ASPECTS))
-    return whole(value, field, -20, 50)
+    return within(ASPECT, value, field)
 
 
 def _flip_skill(value: object, field: str, name: str) -> dict:
@@ -156,7 +169,7 @@ def _flip_skill(value: object, field: str, name: str) -> dict:
         # "Craft, Knowledge, and Profession skills can have Familiarities."
         raise FieldError(f"{field}.familiarity", "only Craft, Knowledge and Profession have one")
     specialization = value.get("specialization") or ""
-    return {"rank": whole(value.get("rank"), f"{field}.rank", 0, 52),
+    return {"rank": within(RANK, value.get("rank"), f"{field}.rank"),
             "specialization": text_field(specialization, f"{field}.specialization",
                                          LONGEST_NAME).strip(),
             "familiarity": familiarity}
@@ -168,8 +181,8 @@ def _pool_skill(traits: dict) -> Callable[[object, str, str], dict]:
         trait = _name(value.get("trait"), f"{field}.trait")
         if trait not in traits:
             raise FieldError(f"{field}.trait", "must be one of the character's traits")
-        return {"trait": trait, "score": whole(value.get("score"), f"{field}.score", 1, 10),
-                "bonus": whole(value.get("bonus", 0), f"{field}.bonus", 0, 100)}
+        return {"trait": trait, "score": within(SCORE, value.get("score"), f"{field}.score"),
+                "bonus": within(BONUS, value.get("bonus", 0), f"{field}.bonus")}
     return read
 
 
@@ -179,18 +192,18 @@ def _flip_sheet(value: dict, field: str) -> dict:
 
 
 def _pool_sheet(value: dict, field: str) -> dict:
-    traits = _named(value.get("traits"), f"{field}.traits", _number(1, 10))
+    traits = _named(value.get("traits"), f"{field}.traits", _number(TRAIT))
     return {"traits": traits,
             "skills": _named(value.get("skills"), f"{field}.skills", _pool_skill(traits))}
 
 
 def _fluke_sheet(value: dict, field: str) -> dict:
-    return {"stats": _named(value.get("stats"), f"{field}.stats", _number(1, 20)),
-            "skills": _named(value.get("skills"), f"{field}.skills", _number(1, 20))}
+    return {"stats": _named(value.get("stats"), f"{field}.stats", _number(DICE)),
+            "skills": _named(value.get("skills"), f"{field}.skills", _number(DICE))}
 
 
 def _passages_sheet(value: dict, field: str) -> dict:
-    return {"skills": _named(value.get("skills"), f"{field}.skills", _number(1, 100))}
+    return {"skills": _named(value.get("skills"), f"{field}.skills", _number(BASE))}
 
 
 SHEETS = {"flip": _flip_sheet, "pool": _pool_sheet, "fluke": _fluke_sheet,

@@ -7,7 +7,7 @@ from math import comb
 
 from .draw import Draw
 from .exact import sum_ways, tally
-from .request import Flag, Whole, no_secret
+from .request import Flag, Form, Whole, no_secret
 from .system import System, odds_from
 
 DICE_COUNT = Whole("dice_count", "Dice count", 1, 20)
@@ -117,5 +117,10 @@ def odds(request: dict) -> dict:
 SYSTEM = System(
     name="fluke", label="d6 pool", seed="003", button="Roll",
     outcomes=OUTCOMES, winners=WINNERS, resolve=resolve, odds=odds,
-    fields=(DICE_COUNT, BASE, PENALTY, PLAN, CHALLENGE, INSURANCE),
+    fields=(DICE_COUNT.shown("the stat or skill", 3, label="Dice to roll"),
+            BASE.shown(f"usually {BASE.default}"), PENALTY.shown("raises the target"),
+            PLAN.shown("a good plan lowers it"),
+            CHALLENGE.shown(f"target {CHALLENGE_TARGET}, any one fails"),
+            INSURANCE.shown(f"{XP_PER_POINT} XP per one ignored")),
+    draw=Form("dice", f"values 1–{FACES}, like 6 4 1"),
 )

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .draw import Draw
-from .request import Flag, Whole, no_secret
+from .request import Flag, Form, Whole, no_secret
 from .system import System, odds_from
 
 BASE = Whole("base", "Skill base", 1, 100)
@@ -109,5 +109,8 @@ def odds(request: dict) -> dict:
 SYSTEM = System(
     name="passages", label="Passages percentile", seed="004", button="Roll",
     outcomes=OUTCOMES, winners=WINNERS, resolve=resolve, odds=odds,
-    fields=(BASE, CONTESTED, PRACTICE),
+    fields=(BASE.shown("the skill’s base value", 50, label="Base"),
+            CONTESTED.shown("roll against the Core (base ÷ 5)", label="Contested"),
+            PRACTICE.shown("no roll: it succeeds", label="Practice")),
+    draw=Form("dice", "one value 1–100 (00 is 100)"),
 )

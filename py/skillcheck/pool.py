@@ -14,7 +14,7 @@ from math import comb
 from .draw import Draw, check_dice
 from .errors import InvalidRequest
 from .exact import tally
-from .request import Flag, Whole, read_list
+from .request import Flag, Form, Whole, read_list
 from .system import System, odds_from
 
 TRAIT = Whole("trait", "Trait", 1, 10)
@@ -359,5 +359,10 @@ def _settled(by_bonus: int, placed: int, spent: int, left: int, cost: int, top: 
 SYSTEM = System(
     name="pool", label="d10 pool", seed="002", button="Roll",
     outcomes=OUTCOMES, winners=WINNERS, resolve=resolve, odds=odds,
-    fields=(TRAIT, SKILL, DR, BONUS, LUCK, SECRET),
+    fields=(TRAIT.shown("dice to roll", 5), SKILL.shown("succeeds at or under", 7),
+            DR.shown("Difficulty Rating: successes needed", 4, off_when="secret"),
+            BONUS.shown("free increments"),
+            LUCK.shown("only if it makes the DR"),
+            SECRET.shown("the GM keeps the DR and judges the successes")),
+    draw=Form("dice", f"one 1–{FACES} per Trait, like 3 9 10"),
 )

@@ -1,12 +1,13 @@
 """JSON → checked values. Every limit of the contract is declared here once, as a field spec.
 
 A spec both reads a field (raising InvalidRequest that names it) and describes it (label, range,
-default) so the page can build and check its forms from the same numbers.
+default, and, once a system shows it on a form, its Form: label, hint, starting value), so the
+page's forms are built at build time from the same numbers the engine checks (tools/page_macros).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from .errors import InvalidRequest
 
@@ -30,7 +31,39 @@ def is_whole(value) -> bool:
 
 
 @dataclass(frozen=True)
-class Whole:
+class Form:
+    """How a system's form shows a field: the label and hint beside its box, the value the box
+    starts at (None: the spec's default, or empty), and the switches that turn it off (their
+    names, space-separated: the field is then left out of the request, as the rules want)."""
+
+    label: str
+    hint: str = ""
+    start: object = None
+    off_when: str = ""
+
+    def describe(self) -> dict:
+        return {"label": self.label, "hint": self.hint, "start": self.start,
+                "off_when": self.off_when}
+
+
+class Spec:
+    """What every field spec shares: `shown` gives the copy a system puts in its `fields`, with
+    the Form the page draws; reading is unchanged by it."""
+
+    def shown(self, hint: str = "", start: object = None, *, label: str | None = None,
+              off_when: str = ""):
+        return replace(self, form=Form(self.label if label is None else label, hint,
+                                       self.starts_at(start), off_when))
+
+    def starts_at(self, start: object) -> object:
+        return start
+
+    def described(self, spec: dict) -> dict:
+        return spec if self.form is None else {**spec, "form": self.form.describe()}
+
+
+@dataclass(frozen=True)
+class Whole(Spec):
     """A whole number within the contract's limits."""
 
     name: str
@@ -38,6 +71,7 @@ class Whole:
     lo: int
     hi: int
     default: object = REQUIRED
+    form: Form | None = field(default=None, compare=False)
 
     def read(self, obj: dict, prefix: str = "") -> int:
         field = path(prefix, self.name)
@@ -56,16 +90,25 @@ class Whole:
                 "max": self.hi}
         if self.default is not REQUIRED:
             spec["default"] = self.default
-        return spec
+        return self.described(spec)
+
+    def starts_at(self, start: object) -> object:
+        """A box starts at what it is given, else at the default the rules read when empty."""
+        if start is None and is_whole(self.default):
+            return self.default
+        if start is not None and not (is_whole(start) and self.lo <= start <= self.hi):
+            raise ValueError(f"{self.name}: a form cannot start at {start!r}")
+        return start
 
 
 @dataclass(frozen=True)
-class Flag:
+class Flag(Spec):
     """A yes/no switch; absent means off."""
 
     name: str
     label: str
     default: bool = False
+    form: Form | None = field(default=None, compare=False)
 
     def read(self, obj: dict, prefix: str = "") -> bool:
         value = obj.get(self.name)
@@ -76,17 +119,19 @@ class Flag:
         return value
 
     def describe(self) -> dict:
-        return {"name": self.name, "label": self.label, "kind": "flag", "default": self.default}
+        return self.described({"name": self.name, "label": self.label, "kind": "flag",
+                               "default": self.default})
 
 
 @dataclass(frozen=True)
-class Choice:
+class Choice(Spec):
     """One of a fixed list of words."""
 
     name: str
     label: str
     options: tuple[str, ...]
     default: object = REQUIRED
+    form: Form | None = field(default=None, compare=False)
 
     def read(self, obj: dict, prefix: str = "") -> str:
         field = path(prefix, self.name)
@@ -104,7 +149,12 @@ class Choice:
                 "options": list(self.options)}
         if self.default is not REQUIRED:
             spec["default"] = self.default
-        return spec
+        return self.described(spec)
+
+    def starts_at(self, start: object) -> object:
+        if start is not None and start not in self.options:
+            raise ValueError(f"{self.name}: a form cannot start at {start!r}")
+        return start
 
 
 SEED = Whole("seed", "Seed", 0, 2**63 - 1, None)

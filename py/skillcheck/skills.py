@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# The nine aspects a character has, in the order the character editor lists them (the skill list
+# ties each skill to one; no skill there uses II).
+ASPECTS = ("HS", "SS", "AI", "II", "MC", "SP", "IP", "IE", "PC")
 # The text spells out only these four aspects; MC, SP, IP, IE and PC appear as abbreviations only.
 ASPECT_NAMES = {
     "HS": "Hard Strength",

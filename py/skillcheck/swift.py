@@ -19,7 +19,7 @@ from .pool import (
     luck_offers,
     read_luck_spend,
 )
-from .request import no_secret
+from .request import Form, no_secret
 from .system import System, odds_from
 
 LOWEST = 2  # no die goes below 1, so no increments take 2d10 under 2
@@ -126,5 +126,7 @@ def odds(request: dict) -> dict:
 SYSTEM = System(
     name="swift", label="d10 Swift (2d10)", seed="002", button="Roll",
     outcomes=DEGREES, winners=WINNERS, resolve=resolve, odds=odds,
-    fields=(TRAIT, SKILL, BONUS, LUCK),
+    fields=(TRAIT.shown("adds to the target", 5), SKILL.shown("target: Trait + Skill", 6),
+            BONUS.shown("lowers the roll"), LUCK.shown("only if it succeeds")),
+    draw=Form("dice", f"two values 1–{FACES}, like 4 9"),
 )

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .draw import Draw
+from .request import Form
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,15 @@ class System:
     fields: tuple = ()
     modes: tuple[str, ...] = ()
     extra: dict = field(default_factory=dict)
+    # The box for a draw made at the table; its label is the request field (cards or dice).
+    draw: Form | None = None
+
+    def spec(self, name: str):
+        """The spec of the field `name`, as this system's form shows it (KeyError if none)."""
+        found = [spec for spec in self.fields if spec.name == name]
+        if not found:
+            raise KeyError(f"{self.name} has no field {name!r}")
+        return found[0]
 
     def describe(self) -> dict:
         """A JSON-able description the page builds its forms and labels from."""
@@ -42,6 +52,7 @@ class System:
             "winners": list(self.winners),
             "modes": list(self.modes),
             "fields": [spec.describe() for spec in self.fields],
+            **({"draw": self.draw.describe()} if self.draw else {}),
             **self.extra,
         }
 
