@@ -166,14 +166,30 @@ def test_each_entry_is_one_escaped_line_and_spends_are_notes():
     assert "Initiator QS 3H · Opponent JD" in line and "Card flip" in line
     assert f"at {entry['time']}" in line
     tone = "good" if result["success"] else "bad"
-    assert f'class="log-outcome {tone}">{result_html.sentence_case(result["outcome"])}<' in line
+    outcome = result_html.sentence_case(result["outcome"])
+    assert f'class="log-outcome {tone}">{outcome} wins<' in line
 
     spend = {"character": 1, "name": "<b>Bo</b>", "system": "pool", "resource": "luck",
              "amount": 1, "before": 2, "after": 1, "text": "<b>Bo</b> spent 1 Luck."}
     note, _ = log.record_spend(spend, entry["id"])
     html = log_html.entry_html(note, when)
-    assert html.startswith('<li class="log-note" data-kind="spend">')
+    assert html.startswith('<li class="log-row"><p class="log-note" data-kind="spend">')
     assert "data-entry" not in html and "&lt;b&gt;Bo&lt;/b&gt; spent 1 Luck." in html
+
+
+def test_an_entry_names_who_rolled_what_marks_the_one_shown_and_can_be_deleted():
+    log = RollLog(MemoryStorage())
+    result = skillcheck.resolve({"system": "pool", "trait": 5, "skill": 7, "dr": 3, "luck": 3,
+                                 "dice": [8, 8, 9, 1, 2]})
+    entry, _ = log.record_check(result, who={"name": "<i>Mara</i>", "skill": "Stealth"})
+    line = log_html.entry_html(entry, when)
+    assert "&lt;i&gt;Mara&lt;/i&gt; · Stealth (d10 pool)" in line and "<i>" not in line
+    assert "8 8 9 1 2" in line and "Luck 3 offered (1 spent)" in line
+    assert "aria-current" not in line
+    assert 'aria-current="true"' in log_html.entry_html(entry, when, shown=entry["id"])
+    assert f'data-delete="{entry["id"]}"' in line
+    assert ('aria-label="Delete this entry (&lt;i&gt;Mara&lt;/i&gt; · Stealth (d10 pool), '
+            f'at {entry["time"]})"') in line
 
 
 @pytest.mark.parametrize(("shown", "total", "system", "text"), [
@@ -183,6 +199,11 @@ def test_each_entry_is_one_escaped_line_and_spends_are_notes():
 ])
 def test_the_count_says_how_much_is_shown(shown, total, system, text):
     assert log_html.count_text(shown, total, system) == text
+
+
+def test_the_count_says_when_a_search_or_a_character_narrows_the_list():
+    assert log_html.count_text(2, 2, "pool", narrowed=True) == "2 matching d10 pool entries."
+    assert log_html.count_text(0, 0, None, narrowed=True) == "No entries match."
 
 
 def test_a_check_drawn_under_a_seed_records_it_and_shows_a_mark():

@@ -128,13 +128,18 @@ def run_pending() -> None:
 # ---- times, files, clipboard ---------------------------------------------------------------------
 
 _LOCALES = to_js([])  # the browser's own language
-_SHORT = to_js({"month": "short", "day": "numeric", "hour": "2-digit", "minute": "2-digit"})
+_SHORT = to_js({"month": "short", "day": "numeric", "hour": "2-digit", "minute": "2-digit",
+                "second": "2-digit"})
+_TODAY = to_js({"hour": "2-digit", "minute": "2-digit", "second": "2-digit"})
 _LONG = to_js({"dateStyle": "medium", "timeStyle": "medium"})
 
 
 def short_time(iso: str) -> str:
-    """An entry's time in the player's zone and language: "29 Nov, 18:48"."""
-    return window.Date.new(iso).toLocaleString(_LOCALES, _SHORT)
+    """An entry's time in the player's zone and language, to the second (a table rolls several
+    times a minute), its date only when not today: "18:48:05", "29 Nov, 18:48:05"."""
+    date = window.Date.new(iso)
+    today = date.toDateString() == window.Date.new().toDateString()
+    return date.toLocaleString(_LOCALES, _TODAY if today else _SHORT)
 
 
 def long_time(iso: str) -> str:

@@ -33,8 +33,9 @@ from .storage import FieldError, Storage
 
 PICKED_KEY = "skillcheck.picked"
 GROUPS = tuple(character_form.GROUPS)
+# filled: (system, the sheet's name, {control: value}) of the last pick put into the form
 state: dict = {"roster": None, "storage": None, "picked": None, "editing": None,
-               "fill": None}
+               "fill": None, "filled": None}
 
 
 def roster() -> Roster:
@@ -76,8 +77,22 @@ def say(message: str, problem: bool = False) -> None:
     status._dom_element.classList.toggle("problem", problem)
 
 
+def who(request: dict) -> dict | None:
+    """Whom a check of `request` is rolled for: the picked character's name, and the sheet's
+    skill while the form still holds every value that pick filled in; None with nobody picked."""
+    character = picked()
+    if character is None:
+        return None
+    filled = state["filled"]
+    if filled and filled[0] == request.get("system") and all(
+            forms.value_at(request, field) == value for field, value in filled[2].items()):
+        return {"name": character["name"], "skill": filled[1]}
+    return {"name": character["name"]}
+
+
 def _pick(character_id: int | None) -> None:
     state["picked"] = character_id
+    state["filled"] = None
     try:
         if character_id:
             state["storage"].set(PICKED_KEY, str(character_id))
@@ -181,7 +196,9 @@ def on_pick(event) -> None:
     if character is None or not name:
         return
     system, mode = dom.shown()
-    state["fill"](*character_form.form_values(system, mode, name, fill(character, system, name)))
+    mode, values = character_form.form_values(system, mode, name, fill(character, system, name))
+    state["filled"] = (system, name, values)
+    state["fill"](mode, values)
     web.page["who-pick"].value = ""  # the same pick can fill the form again after edits
     say(f"{character['name']}: {name} is in the form. The GM sets the difficulty and "
         "modifiers.")

@@ -17,7 +17,9 @@ from .browser import guarded
 from .log_model import LogFileError, RollLog
 from .storage import MemoryStorage, Storage
 
-state: dict = {"log": None, "system": "", "shown": log_html.PAGE, "seed": None}
+# shown: how many entries are drawn; showing: the result panel's shown roll (its entry is marked)
+state: dict = {"log": None, "system": "", "name": "", "search": "", "shown": log_html.PAGE,
+               "seed": None, "showing": None}
 
 
 def log() -> RollLog:
@@ -48,14 +50,34 @@ def say(message: str, problem: bool = False) -> None:
 
 
 def render() -> None:
-    system = state["system"] or None
-    entries = log().entries(system)
+    system, name = state["system"] or None, state["name"] or None
+    entries = log().entries(system, name, state["search"])
     shown = entries[:state["shown"]]
-    web.page["log-list"].innerHTML = log_html.list_html(shown, browser.short_time)
-    web.page["log-count"].textContent = log_html.count_text(len(shown), len(entries), system)
+    showing = state["showing"] and state["showing"].get("entry")
+    web.page["log-list"].innerHTML = log_html.list_html(shown, browser.short_time,
+                                                        showing and showing["id"])
+    web.page["log-count"].textContent = log_html.count_text(
+        len(shown), len(entries), system, narrowed=bool(name or state["search"].strip()))
     web.page["log-more"].hidden = len(shown) >= len(entries)
+    names = log().names()
+    if state["name"] not in names:
+        state["name"] = ""
+    web.page["log-character"].innerHTML = log_html.character_options_html(names)
+    web.page["log-character"].value = state["name"]
+    web.page["log-character-field"].hidden = not names
     for control in ("log-export", "log-clear"):
         web.page[control].disabled = not len(log())
+
+
+def showing(shown: dict | None) -> None:
+    """The result panel now shows `shown` (its log entry, once written, is marked)."""
+    state["showing"] = shown
+    current = shown and shown.get("entry")
+    for button in web.page.find("#log-list [data-entry]"):
+        if current and button.getAttribute("data-entry") == str(current["id"]):
+            button.setAttribute("aria-current", "true")
+        else:
+            button.removeAttribute("aria-current")
 
 
 # ---- recording: after the result is painted ------------------------------------------------------
@@ -81,9 +103,11 @@ def record(result: dict, spend: dict | None, shown: dict,
                 return
             entry, warnings = log().record_reveal(secret["id"], result)
         elif earlier is not None:
-            entry, warnings = log().amend_check(earlier["id"], result, seed=state["seed"])
+            entry, warnings = log().amend_check(earlier["id"], result, seed=state["seed"],
+                                                who=shown.get("who"))
         else:
-            entry, warnings = log().record_check(result, seed=state["seed"])
+            entry, warnings = log().record_check(result, seed=state["seed"],
+                                                 who=shown.get("who"))
         shown.update(entry=entry, time=entry["time"])
         if spend is not None:
             warnings += log().record_spend(spend, entry["id"])[1]
@@ -111,6 +135,40 @@ def on_filter(event) -> None:
     state["system"] = event.target.value
     state["shown"] = log_html.PAGE
     render()
+
+
+@when("change", "#log-character")
+@guarded
+def on_character(event) -> None:
+    state["name"] = event.target.value
+    state["shown"] = log_html.PAGE
+    render()
+
+
+@when("input", "#log-search")
+@guarded
+def on_search(event) -> None:
+    state["search"] = str(event.target.value)
+    state["shown"] = log_html.PAGE
+    render()
+
+
+@when("click", "#log-list")
+@guarded
+def on_delete(event) -> None:
+    button = event.target.closest("[data-delete]")
+    if is_none(button):
+        return
+    entry = log().get(int(button.getAttribute("data-delete")))
+    if entry is None:
+        return
+
+    def delete() -> None:
+        warnings = log().delete(entry["id"])
+        say(" ".join(["The entry was deleted.", *warnings]))
+        render()
+    browser.ask(f"Delete this entry ({log_html.entry_title(entry)}, "
+                f"{browser.short_time(entry['time'])})?", "Delete", delete)
 
 
 @when("click", "#log-more")

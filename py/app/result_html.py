@@ -56,16 +56,19 @@ def percent(p: Fraction) -> str:
 # ---------------------------------------------------------------------------------------------
 
 def result_html(result: dict, animate: bool = True, notes: tuple[str, ...] = (),
-                offers: bool = False) -> str:
-    """The whole result: headline, what was drawn, the deciding numbers, the explanation; with
-    `offers` (a roll just made here, not one shown again nor one the GM revealed), the Luck the
-    player may still spend and the other cards they may keep instead."""
+                offers: bool = False, heading: str = "") -> str:
+    """The whole result: what was checked (`heading`: "Mara · Stealth (d10 pool)"), headline,
+    what was drawn, the deciding numbers, the explanation; with `offers` (a roll just made
+    here, not one shown again nor one the GM revealed), the Luck the player may still spend
+    and the other cards they may keep instead."""
     moving = " animate" if animate else ""
     said = "".join(f'<p class="note">{escape(note)}</p>' for note in notes)
     choices = luck_offers_html(result) if offers else ""
+    named = f'<p class="result-title">{escape(heading)}</p>' if heading else ""
     return (f'<article class="outcome {tone(result.get("success"))}{moving}" '
-            f'data-outcome="{escape(str(result.get("outcome")))}">'
-            f"{headline(result)}{said}{drawn(result, offers)}{choices}{facts_html(result)}"
+            f'data-outcome="{escape(str(result.get("outcome")))}" '
+            f'data-system="{escape(str(result.get("system")))}">'
+            f"{named}{headline(result)}{said}{drawn(result, offers)}{choices}{facts_html(result)}"
             f"{explain_html(result.get('explain', []))}</article>")
 
 

@@ -14,7 +14,8 @@ from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
 from . import browser, characters_panel, dom, forms, links, log_panel, result_html
-from .log_model import reveal_request, strip_draw
+from .check_words import title
+from .log_model import WHO, reveal_request, strip_draw
 from .result_notes_html import (
     REVEAL,
     announce_html,
@@ -26,24 +27,35 @@ from .result_notes_html import (
 from .storage import stamp, utc_now
 
 # shown: what the result panel holds — {"result", "view": None (just rolled) | "log" | "link",
-# "entry": its log entry once written, "time": when it was rolled, "revealed": True once the GM
-# has revealed its difficulty (a final verdict: no other card is kept after it)}. again: the
-# request that "Re-roll" repeats (without its draw).
+# "entry": its log entry once written, "time": when it was rolled, "who": {"name", "skill"}
+# of a character's roll, "revealed": True once the GM has revealed its difficulty (a final
+# verdict: no other card is kept after it)}. again: {"request", "who"} of the check "Re-roll"
+# repeats (its request may still hold the draw: it is stripped when rolled).
 state: dict = {"rng": None, "shown": None, "again": None}
 
 
 def start(rng, last_check: dict | None) -> None:
     state["rng"] = rng
-    state["again"] = last_check["request"] if last_check else None
+    state["again"] = ({"request": last_check["request"], "who": who_of(last_check)}
+                      if last_check else None)
     web.page["share-honesty"].textContent = links.HONESTY
     tools()
 
 
-def perform(request: dict, animate: bool, refit: bool = False) -> None:
+def who_of(entry: dict) -> dict | None:
+    """The character and skill a logged check was rolled for, if it names them."""
+    return {field: entry[field] for field in WHO if entry.get(field)} or None
+
+
+def perform(request: dict, animate: bool, refit: bool = False, again: bool = False) -> None:
     """Resolve and show `request`, then log it and take what it spent. With `refit` (another
     card chosen, or Luck spent, on the check shown), the shown check's log entry is amended
-    rather than a second one added; a card count the choice changed is the engine's to fit."""
+    rather than a second one added; a card count the choice changed is the engine's to fit.
+    The roll is said to be for the picked character (and the sheet's skill, while the form
+    holds what it filled in); a re-roll or a refit, for whoever the check repeated was for."""
     earlier = state["shown"] if refit else None
+    who = (earlier["who"] if earlier else state["again"]["who"] if again
+           else characters_panel.who(request))
     # Luck the check shown already took from the character: a re-judged check takes the rest.
     already = int(earlier["result"].get("luck_used") or 0) if earlier else 0
     form = dom.active_form()
@@ -56,8 +68,8 @@ def perform(request: dict, animate: bool, refit: bool = False) -> None:
         browser.trouble(browser.explain_invalid(form, error))
         return
     spent, problem = characters_panel.spend(result, already)
-    shown = {"result": result, "view": None, "entry": None, "time": None}
-    state["again"] = result["request"]
+    shown = {"result": result, "view": None, "entry": None, "time": None, "who": who}
+    state["again"] = {"request": result["request"], "who": who}
     show(shown, animate=animate, notes=[problem] if problem else [])
     log_panel.record(result, spent, shown, amends=earlier and (lambda: earlier["entry"]))
     if animate:
@@ -74,9 +86,11 @@ def show(shown: dict, animate: bool = False, notes: list[str] = ()) -> None:
     result = shown["result"]
     source = source_html(shown["view"], browser.long_time(shown["time"])) if shown["view"] else ""
     announce = announce_html(result) if is_secret(result) else ""
+    heading = title(result["request"], **(shown.get("who") or {}))
     web.page["result"].innerHTML = source + announce + result_html.result_html(
-        result, animate=animate, notes=tuple(notes),
+        result, animate=animate, notes=tuple(notes), heading=heading,
         offers=shown["view"] is None and not shown.get("revealed"))
+    log_panel.showing(shown)
     tools()
 
 
@@ -84,6 +98,7 @@ def clear(button: str) -> None:
     """A clean result panel (another system was chosen)."""
     state["shown"] = None
     web.page["result"].innerHTML = result_html.placeholder_html(button)
+    log_panel.showing(None)
     tools()
 
 
@@ -92,7 +107,11 @@ def tools() -> None:
     shown = state["shown"]
     result = shown and shown["result"]
     web.page["result-tools"].hidden = not (shown or state["again"])
-    web.page["roll-again"].hidden = state["again"] is None
+    again = state["again"]
+    web.page["roll-again"].hidden = again is None
+    if again is not None:  # what it repeats, whatever the form shows now
+        web.page["roll-again"].textContent = "Re-roll " + title(again["request"],
+                                                                **(again["who"] or {}))
     web.page["share"].hidden = result is None
     web.page["share-box"].hidden = True
     reveal = is_secret(result) and result["system"] in REVEAL
@@ -144,7 +163,7 @@ def on_choose(event) -> None:
 @browser.guarded
 def on_roll_again(event) -> None:
     if state["again"] is not None:
-        perform(strip_draw(state["again"]), animate=True)
+        perform(strip_draw(state["again"]["request"]), animate=True, again=True)
 
 
 @when("click", "#share")
@@ -180,7 +199,7 @@ def on_reveal(event) -> None:
         dom.show_error(form, "reveal", error.reason)
         return
     revealed = {"result": result, "view": shown["view"], "entry": None, "time": shown["time"],
-                "revealed": True}
+                "who": shown.get("who"), "revealed": True}
     spent, problem = characters_panel.spend(result) if shown["view"] != "link" else (None, None)
     show(revealed, notes=[revealed_note(difficulty), *([problem] if problem else [])])
     if shown["view"] != "link":  # a link's roll is not in this log
@@ -201,7 +220,7 @@ def on_log_entry(event) -> None:
                    f"({str(error) or 'its cards or dice are missing'}).")
         return
     check = entry if entry["kind"] == "check" else log_panel.log().get(entry["reveals"])
-    state["again"] = check["request"] if check else None
-    show({"result": result, "view": "log", "entry": entry if entry["kind"] == "check" else None,
-          "time": entry["time"]})
+    state["again"] = {"request": check["request"], "who": who_of(check)} if check else None
+    show({"result": result, "view": "log", "entry": entry, "time": entry["time"],
+          "who": who_of(entry)})
     scroll_to_result()

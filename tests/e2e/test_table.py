@@ -124,7 +124,7 @@ def test_the_log_keeps_each_roll_newest_first_across_a_reload(app):
     for text, result in zip(shown, expected, strict=True):
         assert skillcheck.SYSTEMS[result["system"]]["label"] in text
         assert result["outcome"].lower() in text.lower()
-        assert log_model.summarize(result["request"]) in text
+        assert log_model.summarize(result["request"], result) in text
     assert "JC 10S" in shown[0] and "1 2 3 4 5" in shown[2]
 
     app.reload()
@@ -319,7 +319,7 @@ def test_roll_again_repeats_the_request_with_a_new_draw_even_after_a_reload(fres
     assert result_images(page) == expected_images(again)
     page.wait_for_function("() => JSON.parse(localStorage.getItem('skillcheck.log'))"
                            ".entries.slice(-2).every(e => e.summary === "
-                           "'trait 6, skill 5, dr 2')")
+                           "'Trait 6, Skill 5, DR 2')")
 
     page.reload()
     page.locator(READY).wait_for(state="attached")
@@ -330,7 +330,7 @@ def test_roll_again_repeats_the_request_with_a_new_draw_even_after_a_reload(fres
     assert len(result_images(page)) == 6
     page.wait_for_function("n => JSON.parse(localStorage.getItem('skillcheck.log'))"
                            ".entries.length > n", arg=before)
-    assert stored_log(page)["entries"][-1]["summary"] == "trait 6, skill 5, dr 2"
+    assert stored_log(page)["entries"][-1]["summary"] == "Trait 6, Skill 5, DR 2"
 
 
 # --- saved characters ------------------------------------------------------------------------
