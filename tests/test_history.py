@@ -48,7 +48,7 @@ def pool_result(outcome="basic", success=True, **fields) -> dict:
 def spend(amount=2, before=5, character=1) -> dict:
     return {"character": character, "name": "Mara", "system": "pool", "resource": "luck",
             "amount": amount, "before": before, "after": before - amount,
-            "text": f"Mara spent {amount} Luck points ({before} → {before - amount})."}
+            "text": f"Mara spent {amount} Luck ({before} → {before - amount})."}
 
 
 @pytest.fixture
@@ -252,7 +252,7 @@ def test_spend_and_undo_entries_link_to_their_check_and_spend(log):
     spent, _ = log.record_spend(spend(), check["id"])
     assert spent["kind"] == "spend" and spent["check"] == check["id"]
     assert (spent["amount"], spent["before"], spent["after"]) == (2, 5, 3)
-    undo = {**spend(), "before": 3, "after": 5, "text": "Mara got 2 Luck points back."}
+    undo = {**spend(), "before": 3, "after": 5, "text": "Mara got 2 Luck back."}
     undone, _ = log.record_undo(undo)
     assert undone["kind"] == "undo" and undone["undoes"] == spent["id"]
     assert [e["kind"] for e in log.entries("pool")] == ["undo", "spend", "check"]

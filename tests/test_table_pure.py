@@ -195,7 +195,7 @@ def test_an_entry_names_who_rolled_what_marks_the_one_shown_and_can_be_deleted()
 @pytest.mark.parametrize(("shown", "total", "system", "text"), [
     (0, 0, None, "Nothing rolled yet."), (0, 0, "pool", "No d10 pool entries yet."),
     (1, 1, None, "1 entry."), (50, 4000, None, "Showing the newest 50 of 4,000 entries."),
-    (3, 3, "passages", "3 Passages percentile entries."),
+    (3, 3, "passages", "3 Passages entries."),
 ])
 def test_the_count_says_how_much_is_shown(shown, total, system, text):
     assert log_html.count_text(shown, total, system) == text

@@ -73,8 +73,8 @@ class Resource:
 
 
 RESOURCES = {
-    "pool": Resource("luck", "luck", 1, "luck_used", "Luck points", MOST_LUCK),
-    "swift": Resource("luck", "luck", 1, "luck_used", "Luck points", MOST_LUCK),
+    "pool": Resource("luck", "luck", 1, "luck_used", "Luck", MOST_LUCK),
+    "swift": Resource("luck", "luck", 1, "luck_used", "Luck", MOST_LUCK),
     # "2 experience points is enough to protect against a single one that is rolled."
     "fluke": Resource("xp", "insurance", 2, "xp_spent", "XP", MOST_XP),
 }

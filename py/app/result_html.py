@@ -149,7 +149,8 @@ def drawn(result: dict, choose: bool) -> str:
 
 def side_html(title: str, side: dict, keep_path: str | None) -> str:
     outcome = side.get("outcome")
-    words = sentence_case(str(outcome)) + (f" · {side['grant']}" if side.get("grant") else "")
+    grant = str(side.get("grant") or "").replace("+", " +").replace("-", " −")  # "shift −1"
+    words = sentence_case(str(outcome)) + (f" · {grant}" if grant else "")
     badge = (f'<span class="side-outcome {tone(side.get("success"))}">'
              f"{escape(words)}</span>") if outcome else ""
     return (f'<section class="side-result"><h3>{escape(title)}{badge}</h3>'

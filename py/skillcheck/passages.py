@@ -85,7 +85,7 @@ def odds(request: dict) -> dict:
 
 
 SYSTEM = System(
-    name="passages", label="Passages percentile", seed="004", button="Roll",
+    name="passages", label="Passages", seed="004", button="Roll",
     outcomes=OUTCOMES, winners=WINNERS, resolve=resolve, odds=odds,
     fields=(BASE, CONTESTED, PRACTICE),
 )
