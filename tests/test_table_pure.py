@@ -296,3 +296,25 @@ def test_a_secret_checks_odds_are_a_chart_of_every_total(request_):
     assert f'aria-label="Chance of each {word}"' in shown
     heights = [float(h) for h in re.findall(r'<rect y="[\d.]+" width="1" height="([\d.]+)"', shown)]
     assert max(heights) == 100.0 and len(heights) == len(bars)
+
+
+# --- the line shared to a chat --------------------------------------------------------------
+
+@pytest.mark.parametrize(("request_", "who", "line"), [
+    ({"system": "pool", "trait": 5, "skill": 7, "dr": 2, "dice": [6, 3, 7, 1, 2]},
+     {"name": "Mara", "skill": "Stealth"},
+     "Mara · Stealth (d10 pool): Critical (IoS 4) — 6 3 7 1 2 — LINK"),
+    ({"system": "flip", "rank": 2, "aspect": 3, "dtn": 12, "cards": ["JC", "10S"]}, None,
+     "Card flip: Success (total 14 vs DTN 12) — JC 10S — LINK"),
+    ({"system": "fluke", "dice_count": 3, "dice": [6, 4, 5]}, {"name": "Dot"},
+     "Dot (d6 pool): Success (total 15 vs 10) — 6 4 5 — LINK"),
+    ({"system": "flip", "mode": "opposed", "initiator": {"rank": 1, "aspect": 1, "cards": ["2C"]},
+      "opponent": {"rank": 1, "aspect": 1, "cards": ["3C"]}}, None,
+     "Card flip, opposed: Opponent wins — Initiator 2C · Opponent 3C — LINK"),
+    ({"system": "pool", "trait": 5, "skill": 7, "secret": True, "dice": [6, 3, 7, 1, 2]}, None,
+     "d10 pool: Secret (Successes 5) — 6 3 7 1 2 — LINK"),
+    ({"system": "passages", "base": 40, "practice": True}, None, "Passages: Success — LINK"),
+])
+def test_a_roll_shared_to_a_chat_is_one_line_with_its_link_last(request_, who, line):
+    result = skillcheck.resolve(request_)
+    assert result_notes_html.share_text(result, "LINK", who) == line

@@ -171,6 +171,25 @@ async def chosen_text(event) -> str | None:
     return text
 
 
+async def share(title: str, text: str, url: str) -> bool:
+    """Open the device's share sheet (navigator.share) with a link; False where there is none or
+    it refused (then the page offers the link itself). Closing the sheet counts as shared."""
+    if not hasattr(window.navigator, "share"):
+        return False
+    try:
+        await window.navigator.share(to_js({"title": title, "text": text, "url": url}))
+    except Exception as error:  # the player closed the sheet: AbortError; else it failed
+        return "AbortError" in str(error)
+    return True
+
+
+def tick() -> None:
+    """A light haptic tick (navigator.vibrate) where the device has one, never under reduced
+    motion."""
+    if hasattr(window.navigator, "vibrate") and not dom.reduced_motion():
+        window.navigator.vibrate(12)
+
+
 async def copy_text(text: str) -> bool:
     """Put `text` on the clipboard; False when the browser does not allow it."""
     clipboard = getattr(window.navigator, "clipboard", None)

@@ -22,6 +22,7 @@ from .result_notes_html import (
     is_secret,
     reveal_difficulty,
     revealed_note,
+    share_text,
     source_html,
 )
 from .storage import stamp, utc_now
@@ -73,6 +74,7 @@ def perform(request: dict, animate: bool, refit: bool = False, again: bool = Fal
     show(shown, animate=animate, notes=[problem] if problem else [])
     log_panel.record(result, spent, shown, amends=earlier and (lambda: earlier["entry"]))
     if animate:
+        browser.tick()
         scroll_to_result()
 
 
@@ -113,6 +115,7 @@ def tools() -> None:
         web.page["roll-again"].textContent = "Re-roll " + title(again["request"],
                                                                 **(again["who"] or {}))
     web.page["share"].hidden = result is None
+    web.page["share-copy"].hidden = result is None
     web.page["share-box"].hidden = True
     reveal = is_secret(result) and result["system"] in REVEAL
     web.page["reveal-form"].hidden = not reveal
@@ -166,21 +169,49 @@ def on_roll_again(event) -> None:
         perform(strip_draw(state["again"]["request"]), animate=True, again=True)
 
 
+def _shared() -> tuple[str, str] | None:
+    """(replay link, chat line) of the roll shown, or None when nothing is shown."""
+    shown = state["shown"]
+    if shown is None:
+        return None
+    url = links.share_url(str(window.location.href), shown["result"],
+                          shown["time"] or stamp(utc_now()))
+    return url, share_text(shown["result"], url, shown.get("who"))
+
+
+def _offer(box: str, text: str, copied: bool, what: str) -> None:
+    """Show `text` in the share box's `box` (the link, or the chat line) to copy by hand."""
+    web.page["share-box"].hidden = False
+    for field in ("share-url", "share-line"):
+        web.page[f"{field}-field"].hidden = field != box
+    web.page[box].value = text
+    web.page[box]._dom_element.select()
+    web.page["share-status"].textContent = (
+        f"{what} copied: paste it to show this roll." if copied
+        else f"Copy the {what.lower()} from the box to show this roll.")
+
+
 @when("click", "#share")
 @browser.guarded
 async def on_share(event) -> None:
-    shown = state["shown"]
-    if shown is None:
+    """The phone's share sheet with the link where there is one; else the link, copied."""
+    shared = _shared()
+    if shared is None:
         return
-    url = links.share_url(str(window.location.href), shown["result"],
-                          shown["time"] or stamp(utc_now()))
-    web.page["share-url"].value = url
-    web.page["share-box"].hidden = False
-    web.page["share-url"]._dom_element.select()
-    copied = await browser.copy_text(url)
-    web.page["share-status"].textContent = (
-        "Link copied: paste it to show this roll." if copied
-        else "Copy the link from the box to show this roll.")
+    url, line = shared
+    if await browser.share("Skill Check roll", line.removesuffix(f" — {url}"), url):
+        web.page["share-box"].hidden = True
+        return
+    _offer("share-url", url, await browser.copy_text(url), "Link")
+
+
+@when("click", "#share-copy")
+@browser.guarded
+async def on_copy_text(event) -> None:
+    """The roll as a line for a chat app, its link last, on the clipboard."""
+    shared = _shared()
+    if shared is not None:
+        _offer("share-line", shared[1], await browser.copy_text(shared[1]), "Text")
 
 
 @when("submit", "#reveal-form")
