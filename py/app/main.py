@@ -49,9 +49,18 @@ def show_odds() -> None:
         odds = skillcheck.odds(request)
     except InvalidRequest as error:
         web.page["odds"].innerHTML = result_html.problem_html(explain_invalid(form, error))
+        show_chance("")
         return
     web.page["odds"].innerHTML = result_html.odds_html(odds, skillcheck.SYSTEMS[system])
+    show_chance(result_html.chance_html(odds))
     show_notes(form, odds.get("notes") or {})
+
+
+def show_chance(html: str) -> None:
+    """The chance beside Roll in the sticky bar (none while the form holds a mistake)."""
+    chance = web.page["roll-chance"]
+    chance.innerHTML = html
+    chance.hidden = not html
 
 
 def show_notes(form, notes: dict[str, str]) -> None:
@@ -71,6 +80,7 @@ async def _odds_soon() -> None:
     except Exception:
         window.console.error(traceback.format_exc())
         web.page["odds"].innerHTML = result_html.problem_html(SOMETHING_WRONG)
+        show_chance("")
 
 
 def odds_soon() -> None:

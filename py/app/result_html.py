@@ -95,11 +95,15 @@ def side_title(field: str) -> str:
     return f"{title} {int(index) + 1}" if index.isdigit() else title
 
 
-def headline(result: dict) -> str:
-    outcome = str(result.get("outcome", ""))
-    words = sentence_case(outcome)
+def _outcome_words(result: dict) -> str:
+    words = sentence_case(str(result.get("outcome", "")))
     if "tiebreak" in result:  # an opposed check names its winner
         words += " wins"
+    return words
+
+
+def headline(result: dict) -> str:
+    words = _outcome_words(result)
     mark = {True: "✓", False: "✗"}.get(result.get("success"), "?")
     return (f'<p class="headline"><span class="mark" aria-hidden="true">{mark}</span>'
             f"<strong>{escape(words)}</strong></p>")
@@ -268,6 +272,25 @@ def odds_html(odds: dict, description: dict) -> str:
         top = (f'<p class="odds-success" data-fraction="{p}" title="{p}">Chance of success '
                f"<strong>{percent(p)}</strong></p>")
     return f'{top}<ul class="odds-list">{rows}</ul>'
+
+
+def chance_html(odds: dict) -> str:
+    """The chance of success for the sticky roll bar, beside Roll: the number the player weighs
+    while filling the form, with the odds panel a tap away. Empty when there is no one chance
+    (a secret difficulty's chart)."""
+    success = odds.get("success")
+    if success is None:
+        return ""
+    return f"<strong>{percent(Fraction(success))}</strong> <span>to succeed</span>"
+
+
+def last_html(result: dict, kind: str = "") -> str:
+    """The shown result in one line for the roll bar: a way back to it from anywhere in the
+    form, naming its `kind` of check ("d10 pool result"): the form may show another system."""
+    mark = {True: "✓", False: "✗"}.get(result.get("success"), "?")
+    return (f'<span class="{tone(result.get("success"))}"><span aria-hidden="true">{mark}</span> '
+            f'<strong>{escape(_outcome_words(result))}</strong></span> '
+            f'<span>{escape(f"{kind} result" if kind else "see result")}</span>')
 
 
 def bar(length: float, across: bool) -> str:

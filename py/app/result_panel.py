@@ -14,7 +14,7 @@ from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
 from . import browser, characters_panel, dom, forms, links, log_panel, result_html
-from .check_words import title
+from .check_words import kind_of, title
 from .log_model import WHO, reveal_request, strip_draw
 from .result_notes_html import (
     REVEAL,
@@ -117,6 +117,9 @@ def tools() -> None:
     web.page["share"].hidden = result is None
     web.page["share-copy"].hidden = result is None
     web.page["share-box"].hidden = True
+    web.page["roll-last"].hidden = result is None
+    web.page["roll-last"].innerHTML = result_html.last_html(
+        result, kind_of(result["system"], result["request"].get("mode"))) if result else ""
     reveal = is_secret(result) and result["system"] in REVEAL
     web.page["reveal-form"].hidden = not reveal
     if reveal:

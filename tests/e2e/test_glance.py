@@ -1,0 +1,106 @@
+"""Inputs, odds and result within one glance, on a phone and on both sides of a tablet: Roll and
+the chance of success never scroll away, the result is one tap from anywhere in the form, and a
+player without characters does not scroll past an empty character bar."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import READY
+from playwright.sync_api import Page, expect
+from test_page import FORM_IDS, labelled, open_form
+
+SCREENS = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 820, "height": 1180},
+           "landscape": {"width": 1180, "height": 820}}
+
+
+@pytest.fixture(scope="module", params=list(SCREENS))
+def screen(request, module_contexts, app_url) -> Page:
+    """One booted page per screen size, shared by this module's tests. Reduced motion makes the
+    page's scrolls instant, so what is on screen can be read right after a tap."""
+    page = module_contexts(viewport=SCREENS[request.param], reduced_motion="reduce").new_page()
+    page.goto(app_url + "#system=flip")
+    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    return page
+
+
+SEEN = """s => { const el = document.querySelector(s), r = el.getBoundingClientRect();
+    if (!(r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight
+          && r.right <= innerWidth)) return false;
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return el === top || el.contains(top); }"""  # wholly on screen, and not under the roll bar
+
+
+def in_view(page: Page, selector: str) -> bool:
+    """Whether the element is on the screen now, uncovered, without scrolling."""
+    return page.evaluate(SEEN, selector)
+
+
+def comes_into_view(page: Page, selector: str) -> None:
+    """Wait for the page's own scroll to bring the element on screen, uncovered."""
+    page.wait_for_function(SEEN, arg=selector)
+
+
+@pytest.mark.parametrize(("system", "mode"), list(FORM_IDS), ids=lambda v: str(v))
+def test_roll_and_its_chance_stay_in_view_and_the_result_follows(screen, system, mode):
+    form = open_form(screen, system, mode)
+    form.locator("input, select").first.focus()  # the first box of the form, in view
+    screen.evaluate("document.activeElement.scrollIntoView({block: 'center'})")
+    assert in_view(screen, "#roll") and in_view(screen, "#roll-chance")
+    chance = screen.locator("#odds .odds-success strong").text_content()
+    expect(screen.locator("#roll-chance strong")).to_have_text(chance)
+
+    screen.locator("#roll").click()
+    headline = screen.locator("#result .headline")
+    expect(headline).to_be_visible()
+    comes_into_view(screen, "#result .headline")
+    assert in_view(screen, "#roll")
+
+    screen.evaluate("scrollTo(0, 0)")  # back to the top of the form: the result is one tap away
+    last = screen.locator("#roll-last")
+    expect(last).to_contain_text(headline.locator("strong").text_content())
+    assert in_view(screen, "#roll-last")
+    last.click()
+    comes_into_view(screen, "#result-heading")
+
+
+def test_a_mistake_takes_the_chance_away_until_it_is_mended(screen):
+    form = open_form(screen, "pool")
+    labelled(form, "Skill").fill("99")  # out of range: refused beside the box
+    expect(screen.locator("#roll-chance")).to_be_hidden()
+    labelled(form, "Skill").fill("7")
+    expect(screen.locator("#roll-chance")).to_be_visible()
+
+
+def test_from_740_px_the_form_and_the_result_stand_side_by_side(screen):
+    boxes = screen.evaluate("""() => Object.fromEntries(["#check", ".result-panel"]
+        .map(s => [s, document.querySelector(s).getBoundingClientRect().toJSON()]))""")
+    form, result = boxes["#check"], boxes[".result-panel"]
+    if screen.viewport_size["width"] >= 740:
+        assert result["x"] >= form["x"] + form["width"]
+    else:  # one column on a phone: the result under the form
+        assert result["y"] >= form["y"] + form["height"]
+
+
+def test_without_characters_the_character_bar_is_one_row(screen):
+    screen.evaluate("localStorage.clear()")
+    screen.reload()
+    screen.locator(READY).wait_for(state="attached", timeout=60_000)
+    who = screen.locator("#who").bounding_box()
+    new = screen.get_by_role("button", name="New character").bounding_box()
+    pick = screen.get_by_label("Character", exact=True).bounding_box()
+    assert abs(new["y"] - pick["y"]) < pick["height"]  # side by side, not stacked
+    assert who["height"] <= 150
+
+
+def test_on_a_320_px_phone_every_stepper_shows_its_number(module_contexts, app_url):
+    page = module_contexts(viewport={"width": 320, "height": 640}).new_page()
+    page.goto(app_url + "#system=flip")
+    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    for system, mode in FORM_IDS:  # room for two digits between − and +
+        form = open_form(page, system, mode)
+        squeezed = form.locator(".stepper input").evaluate_all(
+            "els => els.filter(el => el.getClientRects().length)"
+            "          .filter(el => { const s = getComputedStyle(el); return el.clientWidth"
+            "            - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) < 26; })"
+            "          .map(el => el.id)")
+        assert not squeezed, (system, mode, squeezed)
