@@ -129,26 +129,15 @@ def entry_of(event) -> dict | None:
 
 # ---- the panel's controls ------------------------------------------------------------------------
 
-@when("change", "#log-filter")
+# Each control that narrows the list, and the state it sets.
+NARROWING = {"log-filter": "system", "log-character": "name", "log-search": "search"}
+
+
+@when("input", "#log-filter, #log-character, #log-search")
 @guarded
-def on_filter(event) -> None:
-    state["system"] = event.target.value
-    state["shown"] = log_html.PAGE
-    render()
-
-
-@when("change", "#log-character")
-@guarded
-def on_character(event) -> None:
-    state["name"] = event.target.value
-    state["shown"] = log_html.PAGE
-    render()
-
-
-@when("input", "#log-search")
-@guarded
-def on_search(event) -> None:
-    state["search"] = str(event.target.value)
+def on_narrow(event) -> None:
+    """A system, a character or words to look for: the list is drawn again from its newest."""
+    state[NARROWING[event.target.id]] = str(event.target.value)
     state["shown"] = log_html.PAGE
     render()
 
