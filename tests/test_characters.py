@@ -262,7 +262,7 @@ def test_limits_are_the_stock(mara):
 def test_spend_problem_refuses_before_rolling(mara):
     assert spend_problem(mara, {"system": "pool", "luck": 3}) is None
     assert spend_problem(mara, {"system": "pool", "luck": 4}) == (
-        "Mara has 3 Luck points: luck can be at most 3.")
+        "Mara has 3 Luck: luck can be at most 3.")
     assert spend_problem(mara, {"system": "fluke", "insurance": 4}) is None
     assert spend_problem(mara, {"system": "fluke", "insurance": 5}) == (
         "Mara has 9 XP: insurance can be at most 4 (2 XP a point).")
@@ -297,7 +297,7 @@ def test_a_check_that_spends_luck_takes_it_and_says_so(mara):
     assert after["luck"] == 0 and mara["luck"] == 3
     assert spend == {"character": 1, "name": "Mara", "system": "pool", "resource": "luck",
                      "amount": 3, "before": 3, "after": 0,
-                     "text": "Mara spent 3 Luck points (3 → 0)."}
+                     "text": "Mara spent 3 Luck (3 → 0)."}
     assert after["last_spend"] == {"system": "pool", "amount": 3}
 
 
@@ -326,7 +326,7 @@ def test_luck_spent_after_the_roll_takes_only_the_rest(roster, mara):
     assert (character["luck"], record["amount"]) == (1, 2)
     assert spend_problem(character, first["request"], already_spent(first)) is None
     assert spend_problem(character, first["request"]) == (
-        "Mara has 1 Luck points: luck can be at most 1.")
+        "Mara has 1 Luck: luck can be at most 1.")
     character, record, _ = roster.spend(mara["id"], pool_spending(3), already_spent(first))
     assert (character["luck"], record["amount"], record["before"]) == (0, 1, 1)
     assert roster.spend(mara["id"], pool_spending(3), already_spent(pool_spending(3)))[1] is None
@@ -341,7 +341,7 @@ def test_what_a_check_already_took_is_its_systems_own_stock():
 
 
 def test_overspending_is_refused(mara):
-    with pytest.raises(SpendError, match="Mara has only 3 Luck points; this check would spend 4"):
+    with pytest.raises(SpendError, match="Mara has only 3 Luck; this check would spend 4"):
         apply_result(mara, pool_spending(4))
 
 
@@ -350,7 +350,7 @@ def test_undo_gives_back_the_last_spend_once(mara):
     back, undo = undo_spend(spent)
     assert back["luck"] == 3 and back["last_spend"] is None
     assert (undo["before"], undo["after"], undo["amount"]) == (1, 3, 2)
-    assert undo["text"] == "Undone: Mara got 2 Luck points back (1 → 3)."
+    assert undo["text"] == "Undone: Mara got 2 Luck back (1 → 3)."
     with pytest.raises(SpendError, match="no spend to undo"):
         undo_spend(back)
 

@@ -498,14 +498,14 @@ def test_team_draws_each_secondary_in_turn_then_the_primary():
 def test_team_is_explained():
     result = team(16, [["KH"], ["2C"]], primary_cards=["4S", "9D", "QH"])
     assert result["explain"] == [
-        "The secondaries flip against DTN 12, one difficulty below 16.",
-        "Secondary 1 flipped 1 card: rank 1.", "Secondary 1 turned up KH.",
-        "Secondary 1 kept K (13) + aspect 5 = 18 against DTN 12 (average): great success, so "
+        "The helpers flip against DTN 12, one difficulty below 16.",
+        "Helper 1 flipped 1 card: rank 1.", "Helper 1 turned up KH.",
+        "Helper 1 kept K (13) + aspect 5 = 18 against DTN 12 (average): great success, so "
         "flip +1 for the primary.",
-        "Secondary 2 flipped 1 card: rank 1.", "Secondary 2 turned up 2C.",
-        "Secondary 2 kept 2 + aspect 5 = 7 against DTN 12 (average): bad failure, so shift −1 "
+        "Helper 2 flipped 1 card: rank 1.", "Helper 2 turned up 2C.",
+        "Helper 2 kept 2 + aspect 5 = 7 against DTN 12 (average): bad failure, so shift −1 "
         "for the primary.",
-        "Secondary 2 failed by enough that the GM may raise the DTN one step.",
+        "Helper 2 failed by enough that the GM may raise the DTN one step.",
         "The team gives the primary flip +1 and shift −1.",
         "Primary flipped 3 cards: rank 2, team flip +1.", "Primary turned up 4S, 9D, QH.",
         "Primary kept Q (12) + aspect 3 + team shift −1 = 14 against DTN 16 (hard): failure."]

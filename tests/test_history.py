@@ -48,7 +48,7 @@ def pool_result(outcome="basic", success=True, **fields) -> dict:
 def spend(amount=2, before=5, character=1) -> dict:
     return {"character": character, "name": "Mara", "system": "pool", "resource": "luck",
             "amount": amount, "before": before, "after": before - amount,
-            "text": f"Mara spent {amount} Luck points ({before} → {before - amount})."}
+            "text": f"Mara spent {amount} Luck ({before} → {before - amount})."}
 
 
 @pytest.fixture
@@ -85,7 +85,8 @@ def test_strip_draw_leaves_out_the_luck_chosen_after_the_roll():
     request = {"system": "pool", "trait": 5, "skill": 7, "dr": 3, "luck": 5, "luck_spend": 4,
                "dice": [1, 2, 9, 9, 3]}
     assert strip_draw(request) == {"system": "pool", "trait": 5, "skill": 7, "dr": 3, "luck": 5}
-    assert "luck_spend 4" in summarize(request)  # the log still says what was chosen
+    # the log still says what was chosen, in the player's words
+    assert "Luck 5 offered (4 spent)" in summarize(request, {"luck_used": 4})
 
 
 def test_draw_of_names_each_draw_by_its_path():
@@ -101,11 +102,11 @@ def test_draw_of_names_each_draw_by_its_path():
 def test_summary_leaves_out_draw_and_defaults():
     request = {"system": "pool", "trait": 4, "skill": 7, "dr": 3, "bonus": 0, "luck": 2,
                "secret": False, "dice": [1, 2, 3, 4], "seed": 9}
-    assert summarize(request) == "trait 4, skill 7, dr 3, luck 2"
+    assert summarize(request) == "Trait 4, Skill 7, DR 3, Luck 2"
     flip = {"system": "flip", "mode": "opposed", "initiator": {"rank": 2, "familiarity": True},
-            "secondaries": [{}, {}]}
-    assert summarize(flip) == "mode opposed, initiator (rank 2, familiarity), 2 secondaries"
-    assert len(summarize({"system": "flip", "note": "x" * 999})) == log_model.LONGEST_SUMMARY
+            "opponent": {"rank": 1}}
+    assert summarize(flip) == "Initiator rank 2, familiarity vs Opponent rank 1"
+    assert len(summarize({"system": "flip", "rank": 10**400})) == log_model.LONGEST_SUMMARY
 
 
 def test_reroll_request_resolves_afresh_to_the_same_inputs(log):
@@ -130,9 +131,46 @@ def test_entries_are_newest_first_and_filter_by_system(log):
     newest = log.entries()[0]
     assert newest["kind"] == "check" and newest["outcome"] == "blown"
     assert newest["success"] is False and newest["request"]["dice"] == [99]
-    assert newest["summary"] == "base 40"
+    assert newest["summary"] == "Base 40"
     assert newest["time"] == "2026-11-29T18:00:03Z"
     assert log.get(2)["system"] == "pool" and log.get(99) is None
+
+
+def test_a_check_keeps_who_rolled_it_and_its_reveal_and_amend_keep_it_too(store, log):
+    secret = skillcheck.resolve({"system": "pool", "trait": 5, "skill": 7, "secret": True,
+                                 "dice": [6, 3, 7, 1, 2]})
+    entry, _ = log.record_check(secret, who={"name": "Mara", "skill": "Stealth"})
+    revealed = skillcheck.resolve(reveal_request(entry, {"dr": 2}))
+    reveal, _ = log.record_reveal(entry["id"], revealed)
+    assert (reveal["name"], reveal["skill"]) == ("Mara", "Stealth")
+    plain, _ = log.record_check(passages(40, 12), who={"name": "Bo"})
+    assert plain["name"] == "Bo" and "skill" not in plain
+    amended, _ = log.amend_check(plain["id"], passages(40, 13))
+    assert amended["name"] == "Bo"
+    assert "name" not in log.record_check(passages(40, 12))[0]
+    assert RollLog(store).get(entry["id"]) == entry  # kept across a reload
+    raw = json.loads(store.get(LOG_KEY))
+    raw["entries"][0]["name"] = 7
+    store.set(LOG_KEY, json.dumps(raw))
+    assert RollLog(store).get(entry["id"]) is None  # a name that is not text is refused
+
+
+def test_search_and_character_narrow_the_log_and_one_entry_can_be_deleted(store, log):
+    log.record_check(passages(40, 12), who={"name": "Mara", "skill": "Sneak"})
+    log.record_check(pool_result(), who={"name": "bo"})
+    log.record_check(passages(40, 99))
+    assert log.names() == ["bo", "Mara"]
+    assert [e["id"] for e in log.entries(name="Mara")] == [1]
+    assert [e["id"] for e in log.entries(search="passages")] == [3, 1]
+    assert [e["id"] for e in log.entries(search="  SNEAK  base ")] == [1]
+    assert [e["id"] for e in log.entries(search="blown")] == [3]
+    assert log.entries("pool", "Mara") == []
+    other = RollLog(store)  # another tab
+    assert log.delete(2) == []
+    assert [e["id"] for e in log.entries()] == [3, 1]
+    assert other.refresh() and [e["id"] for e in other.entries()] == [3, 1]
+    other.record_check(passages(40, 5))
+    assert [e["id"] for e in RollLog(store).entries()] == [4, 3, 1]
 
 
 def test_the_log_survives_a_reload(store, log):
@@ -222,7 +260,7 @@ def test_spend_and_undo_entries_link_to_their_check_and_spend(log):
     spent, _ = log.record_spend(spend(), check["id"])
     assert spent["kind"] == "spend" and spent["check"] == check["id"]
     assert (spent["amount"], spent["before"], spent["after"]) == (2, 5, 3)
-    undo = {**spend(), "before": 3, "after": 5, "text": "Mara got 2 Luck points back."}
+    undo = {**spend(), "before": 3, "after": 5, "text": "Mara got 2 Luck back."}
     undone, _ = log.record_undo(undo)
     assert undone["kind"] == "undo" and undone["undoes"] == spent["id"]
     assert [e["kind"] for e in log.entries("pool")] == ["undo", "spend", "check"]

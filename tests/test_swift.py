@@ -109,7 +109,7 @@ def test_forced_dice_are_checked(dice):
 
 def test_described_for_forms():
     described = SYSTEMS["swift"]
-    assert (described["label"], described["seed"]) == ("d10 Swift (2d10)", "002")
+    assert (described["label"], described["seed"]) == ("Swift", "002")
     assert [f["label"] for f in described["fields"]] == ["Trait", "Skill", "Bonus", "Luck"]
 
 

@@ -166,23 +166,44 @@ def test_each_entry_is_one_escaped_line_and_spends_are_notes():
     assert "Initiator QS 3H · Opponent JD" in line and "Card flip" in line
     assert f"at {entry['time']}" in line
     tone = "good" if result["success"] else "bad"
-    assert f'class="log-outcome {tone}">{result_html.sentence_case(result["outcome"])}<' in line
+    outcome = result_html.sentence_case(result["outcome"])
+    assert f'class="log-outcome {tone}">{outcome} wins<' in line
 
     spend = {"character": 1, "name": "<b>Bo</b>", "system": "pool", "resource": "luck",
              "amount": 1, "before": 2, "after": 1, "text": "<b>Bo</b> spent 1 Luck."}
     note, _ = log.record_spend(spend, entry["id"])
     html = log_html.entry_html(note, when)
-    assert html.startswith('<li class="log-note" data-kind="spend">')
+    assert html.startswith('<li class="log-row"><p class="log-note" data-kind="spend">')
     assert "data-entry" not in html and "&lt;b&gt;Bo&lt;/b&gt; spent 1 Luck." in html
+
+
+def test_an_entry_names_who_rolled_what_marks_the_one_shown_and_can_be_deleted():
+    log = RollLog(MemoryStorage())
+    result = skillcheck.resolve({"system": "pool", "trait": 5, "skill": 7, "dr": 3, "luck": 3,
+                                 "dice": [8, 8, 9, 1, 2]})
+    entry, _ = log.record_check(result, who={"name": "<i>Mara</i>", "skill": "Stealth"})
+    line = log_html.entry_html(entry, when)
+    assert "&lt;i&gt;Mara&lt;/i&gt; · Stealth (d10 pool)" in line and "<i>" not in line
+    assert "8 8 9 1 2" in line and "Luck 3 offered (1 spent)" in line
+    assert "aria-current" not in line
+    assert 'aria-current="true"' in log_html.entry_html(entry, when, shown=entry["id"])
+    assert f'data-delete="{entry["id"]}"' in line
+    assert ('aria-label="Delete this entry (&lt;i&gt;Mara&lt;/i&gt; · Stealth (d10 pool), '
+            f'at {entry["time"]})"') in line
 
 
 @pytest.mark.parametrize(("shown", "total", "system", "text"), [
     (0, 0, None, "Nothing rolled yet."), (0, 0, "pool", "No d10 pool entries yet."),
     (1, 1, None, "1 entry."), (50, 4000, None, "Showing the newest 50 of 4,000 entries."),
-    (3, 3, "passages", "3 Passages percentile entries."),
+    (3, 3, "passages", "3 Passages entries."),
 ])
 def test_the_count_says_how_much_is_shown(shown, total, system, text):
     assert log_html.count_text(shown, total, system) == text
+
+
+def test_the_count_says_when_a_search_or_a_character_narrows_the_list():
+    assert log_html.count_text(2, 2, "pool", narrowed=True) == "2 matching d10 pool entries."
+    assert log_html.count_text(0, 0, None, narrowed=True) == "No entries match."
 
 
 def test_a_check_drawn_under_a_seed_records_it_and_shows_a_mark():
@@ -284,3 +305,25 @@ def test_a_secret_checks_odds_are_a_chart_of_every_total(request_):
     assert f'aria-label="Chance of each {word}"' in shown
     heights = [float(h) for h in re.findall(r'<rect y="[\d.]+" width="1" height="([\d.]+)"', shown)]
     assert max(heights) == 100.0 and len(heights) == len(bars)
+
+
+# --- the line shared to a chat --------------------------------------------------------------
+
+@pytest.mark.parametrize(("request_", "who", "line"), [
+    ({"system": "pool", "trait": 5, "skill": 7, "dr": 2, "dice": [6, 3, 7, 1, 2]},
+     {"name": "Mara", "skill": "Stealth"},
+     "Mara · Stealth (d10 pool): Critical (IoS 4) — 6 3 7 1 2 — LINK"),
+    ({"system": "flip", "rank": 2, "aspect": 3, "dtn": 12, "cards": ["JC", "10S"]}, None,
+     "Card flip: Success (total 14 vs DTN 12) — JC 10S — LINK"),
+    ({"system": "fluke", "dice_count": 3, "dice": [6, 4, 5]}, {"name": "Dot"},
+     "Dot (d6 pool): Success (total 15 vs 10) — 6 4 5 — LINK"),
+    ({"system": "flip", "mode": "opposed", "initiator": {"rank": 1, "aspect": 1, "cards": ["2C"]},
+      "opponent": {"rank": 1, "aspect": 1, "cards": ["3C"]}}, None,
+     "Card flip, opposed: Opponent wins — Initiator 2C · Opponent 3C — LINK"),
+    ({"system": "pool", "trait": 5, "skill": 7, "secret": True, "dice": [6, 3, 7, 1, 2]}, None,
+     "d10 pool: Secret (Successes 5) — 6 3 7 1 2 — LINK"),
+    ({"system": "passages", "base": 40, "practice": True}, None, "Passages: Success — LINK"),
+])
+def test_a_roll_shared_to_a_chat_is_one_line_with_its_link_last(request_, who, line):
+    result = skillcheck.resolve(request_)
+    assert result_notes_html.share_text(result, "LINK", who) == line

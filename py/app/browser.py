@@ -142,13 +142,18 @@ def run_pending() -> None:
 # ---- times, files, clipboard ---------------------------------------------------------------------
 
 _LOCALES = to_js([])  # the browser's own language
-_SHORT = to_js({"month": "short", "day": "numeric", "hour": "2-digit", "minute": "2-digit"})
+_SHORT = to_js({"month": "short", "day": "numeric", "hour": "2-digit", "minute": "2-digit",
+                "second": "2-digit"})
+_TODAY = to_js({"hour": "2-digit", "minute": "2-digit", "second": "2-digit"})
 _LONG = to_js({"dateStyle": "medium", "timeStyle": "medium"})
 
 
 def short_time(iso: str) -> str:
-    """An entry's time in the player's zone and language: "29 Nov, 18:48"."""
-    return window.Date.new(iso).toLocaleString(_LOCALES, _SHORT)
+    """An entry's time in the player's zone and language, to the second (a table rolls several
+    times a minute), its date only when not today: "18:48:05", "29 Nov, 18:48:05"."""
+    date = window.Date.new(iso)
+    today = date.toDateString() == window.Date.new().toDateString()
+    return date.toLocaleString(_LOCALES, _TODAY if today else _SHORT)
 
 
 def long_time(iso: str) -> str:
@@ -178,6 +183,25 @@ async def chosen_text(event) -> str | None:
     text = await files.item(0).text()
     event.target.value = ""
     return text
+
+
+async def share(title: str, text: str, url: str) -> bool:
+    """Open the device's share sheet (navigator.share) with a link; False where there is none or
+    it refused (then the page offers the link itself). Closing the sheet counts as shared."""
+    if not hasattr(window.navigator, "share"):
+        return False
+    try:
+        await window.navigator.share(to_js({"title": title, "text": text, "url": url}))
+    except Exception as error:  # the player closed the sheet: AbortError; else it failed
+        return "AbortError" in str(error)
+    return True
+
+
+def tick() -> None:
+    """A light haptic tick (navigator.vibrate) where the device has one, never under reduced
+    motion."""
+    if hasattr(window.navigator, "vibrate") and not dom.reduced_motion():
+        window.navigator.vibrate(12)
 
 
 async def copy_text(text: str) -> bool:

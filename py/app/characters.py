@@ -82,8 +82,8 @@ class Resource:
 
 
 RESOURCES = {
-    "pool": Resource("luck", "luck", 1, "luck_used", "Luck points", MOST_LUCK),
-    "swift": Resource("luck", "luck", 1, "luck_used", "Luck points", MOST_LUCK),
+    "pool": Resource("luck", "luck", 1, "luck_used", "Luck", MOST_LUCK),
+    "swift": Resource("luck", "luck", 1, "luck_used", "Luck", MOST_LUCK),
     "fluke": Resource("xp", "insurance", XP_PER_POINT, "xp_spent", "XP", MOST_XP),
 }
 

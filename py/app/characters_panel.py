@@ -72,8 +72,22 @@ def picked() -> dict | None:
     return roster().get(session.picked) if session.picked else None
 
 
+def who(request: dict) -> dict | None:
+    """Whom a check of `request` is rolled for: the picked character's name, and the sheet's
+    skill while the form still holds every value that pick filled in; None with nobody picked."""
+    character = picked()
+    if character is None:
+        return None
+    filled = session.filled
+    if filled and filled[0] == request.get("system") and all(
+            forms.value_at(request, field) == value for field, value in filled[2].items()):
+        return {"name": character["name"], "skill": filled[1]}
+    return {"name": character["name"]}
+
+
 def _pick(character_id: int | None) -> None:
     session.picked = character_id
+    session.filled = None
     try:
         if character_id:
             session.storage.set(PICKED_KEY, str(character_id))
@@ -172,8 +186,9 @@ def on_pick(event) -> None:
     if character is None or not name:
         return
     system, mode = dom.shown()
-    values = fill(character, system, name)
-    session.fill_form(*character_form.form_values(system, mode, name, values))
+    mode, values = character_form.form_values(system, mode, name, fill(character, system, name))
+    session.filled = (system, name, values)
+    session.fill_form(mode, values)
     web.page["who-pick"].value = ""  # the same pick can fill the form again after edits
     say(f"{character['name']}: {name} is in the form. The GM sets the difficulty and "
         "modifiers.")

@@ -114,6 +114,14 @@ def with_value(request: dict, field: str, value) -> dict:
     return changed
 
 
+def value_at(request: dict, field: str):
+    """The value at the dotted `field` of `request` ("initiator.rank"), or None if it has none."""
+    try:
+        return _at(request, field.split("."))
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+
+
 def _at(tree, keys: list[str]):
     for key in keys:
         tree = tree[int(key)] if isinstance(tree, list) else tree[key]

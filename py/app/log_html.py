@@ -12,15 +12,12 @@ from html import escape
 
 from skillcheck import SYSTEMS
 
+from .check_words import system_name, title
 from .log_model import draw_of
 from .result_html import sentence_case, side_title, tone
 
 PAGE = 50  # entries drawn at first and at each "show more": a long log costs no more than this
 KINDS_SHOWN_AGAIN = ("check", "reveal")
-
-
-def system_label(system: str) -> str:
-    return SYSTEMS.get(system, {}).get("label") or system
 
 
 def draw_text(request: dict) -> str:
@@ -32,25 +29,43 @@ def draw_text(request: dict) -> str:
                       for path, items in draws.items())
 
 
-def entry_html(entry: dict, when: Callable[[str], str]) -> str:
-    """One entry as a list item."""
+def entry_title(entry: dict) -> str:
+    """Who rolled what, as the result's header says it: "Mara · Stealth (d10 pool)"."""
+    if entry["kind"] not in KINDS_SHOWN_AGAIN:
+        return system_name(entry["system"])
+    return title(entry["request"], entry.get("name"), entry.get("skill"))
+
+
+def entry_html(entry: dict, when: Callable[[str], str], shown: int | None = None) -> str:
+    """One entry as a list item: two short lines (who and what · the time; the outcome, the
+    inputs and the draw), and a button that deletes it. The entry `shown` in the result is
+    marked."""
     time = (f'<time class="log-when" datetime="{escape(entry["time"])}">'
             f"{escape(when(entry['time']))}</time>")
-    system = f'<span class="log-system">{escape(system_label(entry["system"]))}</span>'
+    named = escape(entry_title(entry))
+    delete = (f'<button type="button" class="log-delete" data-delete="{entry["id"]}" '
+              f'aria-label="Delete this entry ({named}, {escape(when(entry["time"]))})">'
+              '<span aria-hidden="true">×</span></button>')
     if entry["kind"] not in KINDS_SHOWN_AGAIN:
-        return (f'<li class="log-note" data-kind="{entry["kind"]}">{time}{system}'
-                f'<span class="log-summary">{escape(entry["summary"])}</span></li>')
+        return (f'<li class="log-row"><p class="log-note" data-kind="{entry["kind"]}">{time}'
+                f'<span class="log-system">{named}</span>'
+                f'<span class="log-summary">{escape(entry["summary"])}</span></p>{delete}</li>')
     outcome = sentence_case(entry["outcome"])
+    if entry["request"].get("mode") == "opposed":
+        outcome += " wins"  # as the result's headline says it
     if entry["kind"] == "reveal":
         outcome = f"Revealed: {outcome}"
     draw = draw_text(entry["request"])
-    return (f'<li><button type="button" class="log-entry" data-entry="{entry["id"]}">'
-            f"{time}{system}"
-            f'<span class="log-outcome {tone(entry["success"])}">{escape(outcome)}</span>'
+    current = ' aria-current="true"' if entry["id"] == shown else ""
+    return (f'<li class="log-row"><button type="button" class="log-entry" '
+            f'data-entry="{entry["id"]}"{current}>'
+            f'<span class="log-system">{named}</span>{time}'
             + seed_mark(entry)
+            + f'<span class="log-detail"><span class="log-outcome {tone(entry["success"])}">'
+            + f'{escape(outcome)}</span> '
             + f'<span class="log-summary">{escape(entry["summary"])}</span>'
-            + (f'<span class="log-draw">{escape(draw)}</span>' if draw else "")
-            + "</button></li>")
+            + (f' <span class="log-draw">· {escape(draw)}</span>' if draw else "")
+            + "</span></button>" + delete + "</li>")
 
 
 def seed_mark(entry: dict) -> str:
@@ -61,8 +76,8 @@ def seed_mark(entry: dict) -> str:
             " — not random</span>")
 
 
-def list_html(entries: list[dict], when: Callable[[str], str]) -> str:
-    return "".join(entry_html(entry, when) for entry in entries)
+def list_html(entries: list[dict], when: Callable[[str], str], shown: int | None = None) -> str:
+    return "".join(entry_html(entry, when, shown) for entry in entries)
 
 
 def entries(count: int) -> str:
@@ -70,11 +85,15 @@ def entries(count: int) -> str:
     return f"{count:,} {'entry' if count == 1 else 'entries'}"
 
 
-def count_text(shown: int, total: int, system: str | None) -> str:
-    """"Showing 50 of 1,234 entries" (of one system when filtered)."""
-    which = f" {system_label(system)}" if system else ""
+def count_text(shown: int, total: int, system: str | None, narrowed: bool = False) -> str:
+    """"Showing 50 of 1,234 entries" (of one system when filtered; "matching" when a search or
+    a character narrows the list)."""
+    which = f" {system_name(system)}" if system else ""
+    if narrowed:
+        which = f" matching{which}"
     if total == 0:
-        return f"No{which} entries yet." if system else "Nothing rolled yet."
+        return f"No{which} entries yet." if system and not narrowed else (
+            "No entries match." if narrowed else "Nothing rolled yet.")
     noun = "entry" if total == 1 else "entries"
     if shown >= total:
         return f"{total:,}{which} {noun}."
@@ -84,5 +103,11 @@ def count_text(shown: int, total: int, system: str | None) -> str:
 def filter_options_html() -> str:
     """The systems to filter by; "" is every system."""
     return '<option value="">All systems</option>' + "".join(
-        f'<option value="{escape(name)}">{escape(system_label(name))}</option>'
+        f'<option value="{escape(name)}">{escape(system_name(name))}</option>'
         for name in SYSTEMS)
+
+
+def character_options_html(names: list[str]) -> str:
+    """The characters the log names, to filter by; "" is everyone."""
+    return '<option value="">Everyone</option>' + "".join(
+        f'<option value="{escape(name)}">{escape(name)}</option>' for name in names)

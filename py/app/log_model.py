@@ -4,7 +4,9 @@ Pure Python: storage is injected (see storage.py). Entries are plain JSON dicts:
 
     common  id (int), kind, time (ISO 8601 UTC), system, summary (one line of plain text)
     check   outcome, success (bool | None), request (the result's request, draw included),
-            seed (the page's ?seed when the draw came from it; left out otherwise)
+            seed (the page's ?seed when the draw came from it; left out otherwise),
+            name and skill (who rolled it and what, when a character's pick filled the form;
+            left out otherwise)
     reveal  the same as check, plus reveals (the id of the secret check it judges)
     spend   character, name, resource ("luck" | "xp"), amount, before, after, check (id | None)
     undo    the same as spend, plus undoes (the id of the spend it gives back, or None)
@@ -20,6 +22,8 @@ from datetime import datetime
 
 from skillcheck import SYSTEMS
 
+from .check_words import summary as check_summary
+from .check_words import system_name
 from .collection import Collection, items_of
 from .storage import (
     EnvelopeError,
@@ -48,6 +52,8 @@ BIGGEST_ID = 2**53 - 1  # JavaScript's largest safe integer
 BIGGEST_AMOUNT = 10**7
 BIGGEST_SEED = 2**63 - 1  # the contract's limit on a seed
 KINDS = ("check", "reveal", "spend", "undo")
+WHO = ("name", "skill")  # a check's character and the sheet's skill, when known
+LONGEST_WHO = 130  # a character's name, or a skill's ("Knowledge: " and its type)
 # A team flip's request is the deepest: request → secondaries → a side → its cards, 4 levels.
 DEEPEST_REQUEST = 8
 RESOURCES = ("luck", "xp")
@@ -93,29 +99,9 @@ def draw_of(request: dict) -> dict[str, list]:
     return found
 
 
-def summarize(request: dict) -> str:
-    """One line of a request's inputs, leaving out the draw and fields at their defaults."""
-    defaults = {spec["name"]: spec.get("default")
-                for spec in SYSTEMS.get(request.get("system"), {}).get("fields", ())}
-
-    def line(obj: dict) -> str:
-        parts = []
-        for key, value in obj.items():
-            if key in ("system", *REPLAY_KEYS) or value is None or value is False:
-                continue
-            if key in defaults and defaults[key] == value and not isinstance(value, bool):
-                continue
-            if value is True:
-                parts.append(key)
-            elif isinstance(value, dict):
-                parts.append(f"{key} ({line(value)})")
-            elif isinstance(value, list):
-                parts.append(f"{len(value)} {key}")
-            else:
-                parts.append(f"{key} {value}")
-        return ", ".join(parts)
-
-    text = line(request)
+def summarize(request: dict, result: dict | None = None) -> str:
+    """One line of a check's inputs in the player's words (check_words.summary), cut to fit."""
+    text = check_summary(request, result)
     return text if len(text) <= LONGEST_SUMMARY else text[:LONGEST_SUMMARY - 1] + "…"
 
 
@@ -150,7 +136,11 @@ def _judged(raw: dict, system: str) -> dict:
     if not isinstance(request, dict) or request.get("system") != system:
         raise FieldError("request", "must be a request of the entry's system")
     shallow(request, "request", DEEPEST_REQUEST)
-    return {"outcome": outcome, "success": success, "request": request}
+    judged = {"outcome": outcome, "success": success, "request": request}
+    for field in WHO:
+        if raw.get(field) is not None:
+            judged[field] = text_field(raw[field], field, LONGEST_WHO)
+    return judged
 
 
 def shallow(value: object, name: str, deepest: int) -> None:
@@ -254,9 +244,19 @@ class RollLog(Collection):
 
     # -- reading
 
-    def entries(self, system: str | None = None) -> list[dict]:
-        """Newest first; only one system's entries when `system` is given."""
-        return [e for e in reversed(self.items()) if system is None or e["system"] == system]
+    def entries(self, system: str | None = None, name: str | None = None,
+                search: str = "") -> list[dict]:
+        """Newest first; only one system's entries when `system` is given, one character's
+        when `name` is, and those whose words hold every word of `search` (in any case)."""
+        words = search.casefold().split()
+        return [e for e in reversed(self.items())
+                if (system is None or e["system"] == system)
+                and (name is None or e.get("name") == name)
+                and all(word in searchable(e) for word in words)]
+
+    def names(self) -> list[str]:
+        """The characters the log names, in alphabetical order (any case)."""
+        return sorted({e["name"] for e in self.items() if e.get("name")}, key=str.casefold)
 
     def last_check(self, system: str | None = None) -> dict | None:
         """The newest check (of `system` if given): what one-tap re-roll repeats."""
@@ -264,18 +264,18 @@ class RollLog(Collection):
 
     # -- adding: each on top of what storage holds now, so no tab drops another's entries
 
-    def record_check(self, result: dict, summary: str | None = None,
-                     seed: int | None = None) -> tuple[dict, list[str]]:
-        """Log the result of `skillcheck.resolve` (drawn from the page's `seed`, if given);
-        returns the entry and any warnings to show."""
+    def record_check(self, result: dict, summary: str | None = None, seed: int | None = None,
+                     who: dict | None = None) -> tuple[dict, list[str]]:
+        """Log the result of `skillcheck.resolve` (drawn from the page's `seed`, if given; rolled
+        for `who`, {"name", "skill"}, if known); returns the entry and any warnings to show."""
         request = result["request"]
         return self._add("check", result["system"],
-                         summarize(request) if summary is None else summary,
+                         summarize(request, result) if summary is None else summary,
                          outcome=result["outcome"], success=result["success"], request=request,
-                         **({} if seed is None else {"seed": seed}))
+                         **({} if seed is None else {"seed": seed}), **_who(who))
 
-    def amend_check(self, check_id: int, result: dict,
-                    seed: int | None = None) -> tuple[dict, list[str]]:
+    def amend_check(self, check_id: int, result: dict, seed: int | None = None,
+                    who: dict | None = None) -> tuple[dict, list[str]]:
         """The player's later choice on a logged check (another card kept): the entry now says
         what was chosen and keeps its id and time, so one flip stays one entry. A check no
         longer in the log (cleared or replaced meanwhile) is logged afresh. `seed`: a side
@@ -284,12 +284,12 @@ class RollLog(Collection):
         earlier = self.get(check_id)
         if (earlier is None or earlier["kind"] != "check"
                 or earlier["system"] != result["system"]):
-            return self.record_check(result, seed=seed)
+            return self.record_check(result, seed=seed, who=who)
         request = result["request"]
         seeded = {} if seed is None else {"seed": seed}
-        row = checked({**earlier, "summary": summarize(request), "outcome": result["outcome"],
-                       "success": result["success"], "request": request, **seeded},
-                      self._next_id)
+        row = checked({**earlier, "summary": summarize(request, result),
+                       "outcome": result["outcome"], "success": result["success"],
+                       "request": request, **seeded}, self._next_id)
 
         def amend() -> dict:
             self._put(row)
@@ -305,9 +305,9 @@ class RollLog(Collection):
         if result["system"] != original["system"]:
             raise ValueError("a reveal must judge a check of the same system")
         request = result["request"]
-        return self._add("reveal", result["system"], "Revealed: " + summarize(request),
+        return self._add("reveal", result["system"], "Revealed: " + summarize(request, result),
                          outcome=result["outcome"], success=result["success"], request=request,
-                         reveals=secret_id)
+                         reveals=secret_id, **_who(original))
 
     def record_spend(self, spend: dict, check_id: int | None = None) -> tuple[dict, list[str]]:
         """Log a spend record of characters.apply_result, linked to the check that spent it."""
@@ -350,7 +350,11 @@ class RollLog(Collection):
         return [f"The log keeps the newest {self.cap:,} entries (and {self.biggest:,} "
                 "characters): the oldest are now dropped as new ones come in."]
 
-    # -- clearing, export, import
+    # -- deleting, clearing, export, import
+
+    def delete(self, entry_id: int) -> list[str]:
+        """Forget one entry (the player asked), in storage too, so every tab loses it."""
+        return self.change(lambda: self._drop(entry_id))[1]
 
     def clear(self) -> list[str]:
         """Empty the log (the page asks first): every entry stored now. Ids keep counting up."""
@@ -378,6 +382,18 @@ class RollLog(Collection):
             raise LogFileError(f"This file could not be imported: {error}. "
                                "Your log was not changed.") from None
         return len(rows), self._replace(rows, next_id)
+
+
+def _who(who: dict | None) -> dict:
+    """The name and skill fields `who` has (a check's character and skill), for an entry."""
+    return {field: who[field] for field in WHO if who and who.get(field)}
+
+
+def searchable(entry: dict) -> str:
+    """What a search looks through: the entry's words as the log shows them, in one case."""
+    return " ".join(str(entry.get(field) or "") for field in (
+        "name", "skill", "summary", "outcome")).casefold() + " " + system_name(
+        entry["system"]).casefold()
 
 
 def _spend_fields(record: dict) -> dict:

@@ -44,14 +44,33 @@ def refresh() -> None:
 
 
 def render() -> None:
-    system = session.log_filter or None
-    entries = log().entries(system)
+    system, name = session.log_filter or None, session.log_name or None
+    entries = log().entries(system, name, session.log_search)
     shown = entries[:session.log_drawn]
-    web.page["log-list"].innerHTML = log_html.list_html(shown, browser.short_time)
-    web.page["log-count"].textContent = log_html.count_text(len(shown), len(entries), system)
+    showing = session.shown and session.shown.entry
+    web.page["log-list"].innerHTML = log_html.list_html(shown, browser.short_time,
+                                                        showing and showing["id"])
+    web.page["log-count"].textContent = log_html.count_text(
+        len(shown), len(entries), system, narrowed=bool(name or session.log_search.strip()))
     web.page["log-more"].hidden = len(shown) >= len(entries)
+    names = log().names()
+    if session.log_name not in names:
+        session.log_name = ""
+    web.page["log-character"].innerHTML = log_html.character_options_html(names)
+    web.page["log-character"].value = session.log_name
+    web.page["log-character-field"].hidden = not names
     for control in ("log-export", "log-clear"):
         web.page[control].disabled = not len(log())
+
+
+def showing(shown: Shown | None) -> None:
+    """The result panel now shows `shown` (its log entry, once written, is marked)."""
+    current = shown and shown.entry
+    for button in web.page.find("#log-list [data-entry]"):
+        if current and button.getAttribute("data-entry") == str(current["id"]):
+            button.setAttribute("aria-current", "true")
+        else:
+            button.removeAttribute("aria-current")
 
 
 # ---- recording: after the result is painted ------------------------------------------------------
@@ -77,9 +96,9 @@ def record(shown: Shown, spend: dict | None, reveals: Shown | None = None,
                 return
             entry, warnings = log().record_reveal(reveals.entry["id"], result)
         elif earlier is not None:
-            entry, warnings = log().amend_check(earlier["id"], result, seed=seed)
+            entry, warnings = log().amend_check(earlier["id"], result, seed=seed, who=shown.who)
         else:
-            entry, warnings = log().record_check(result, seed=seed)
+            entry, warnings = log().record_check(result, seed=seed, who=shown.who)
         shown.entry, shown.time = entry, entry["time"]
         if spend is not None:
             warnings += log().record_spend(spend, entry["id"])[1]
@@ -101,12 +120,35 @@ def entry_of(event) -> dict | None:
 
 # ---- the panel's controls ------------------------------------------------------------------------
 
-@when("change", "#log-filter")
+# Each control that narrows the list, and the state it sets.
+NARROWING = {"log-filter": "log_filter", "log-character": "log_name", "log-search": "log_search"}
+
+
+@when("input", "#log-filter, #log-character, #log-search")
 @guarded
-def on_filter(event) -> None:
-    session.log_filter = event.target.value
+def on_narrow(event) -> None:
+    """A system, a character or words to look for: the list is drawn again from its newest."""
+    setattr(session, NARROWING[event.target.id], str(event.target.value))
     session.log_drawn = log_html.PAGE
     render()
+
+
+@when("click", "#log-list")
+@guarded
+def on_delete(event) -> None:
+    button = event.target.closest("[data-delete]")
+    if is_none(button):
+        return
+    entry = log().get(int(button.getAttribute("data-delete")))
+    if entry is None:
+        return
+
+    def delete() -> None:
+        warnings = log().delete(entry["id"])
+        say(" ".join(["The entry was deleted.", *warnings]))
+        render()
+    browser.ask(f"Delete this entry ({log_html.entry_title(entry)}, "
+                f"{browser.short_time(entry['time'])})?", "Delete", delete)
 
 
 @when("click", "#log-more")

@@ -57,16 +57,19 @@ def percent(p: Fraction) -> str:
 # ---------------------------------------------------------------------------------------------
 
 def result_html(result: dict, animate: bool = True, notes: tuple[str, ...] = (),
-                offers: bool = False) -> str:
-    """The whole result: headline, what was drawn, the deciding numbers, the explanation; with
-    `offers` (a roll just made here, not one shown again nor one the GM revealed), the Luck the
-    player may still spend and the other cards they may keep instead."""
+                offers: bool = False, heading: str = "") -> str:
+    """The whole result: what was checked (`heading`: "Mara · Stealth (d10 pool)"), headline,
+    what was drawn, the deciding numbers, the explanation; with `offers` (a roll just made
+    here, not one shown again nor one the GM revealed), the Luck the player may still spend
+    and the other cards they may keep instead."""
     moving = " animate" if animate else ""
     said = "".join(f'<p class="note">{escape(note)}</p>' for note in notes)
     choices = luck_offers_html(result) if offers else ""
+    named = f'<p class="result-title">{escape(heading)}</p>' if heading else ""
     return (f'<article class="outcome {tone(result.get("success"))}{moving}" '
-            f'data-outcome="{escape(str(result.get("outcome")))}">'
-            f"{headline(result)}{said}{drawn(result, offers)}{choices}{facts_html(result)}"
+            f'data-outcome="{escape(str(result.get("outcome")))}" '
+            f'data-system="{escape(str(result.get("system")))}">'
+            f"{named}{headline(result)}{said}{drawn(result, offers)}{choices}{facts_html(result)}"
             f"{explain_html(result.get('explain', []))}</article>")
 
 
@@ -151,7 +154,8 @@ def drawn(result: dict, choose: bool) -> str:
 
 def side_html(title: str, side: dict, keep_path: str | None) -> str:
     outcome = side.get("outcome")
-    words = sentence_case(str(outcome)) + (f" · {side['grant']}" if side.get("grant") else "")
+    grant = str(side.get("grant") or "").replace("+", " +").replace("-", " −")  # "shift −1"
+    words = sentence_case(str(outcome)) + (f" · {grant}" if grant else "")
     badge = (f'<span class="side-outcome {tone(side.get("success"))}">'
              f"{escape(words)}</span>") if outcome else ""
     return (f'<section class="side-result"><h3>{escape(title)}{badge}</h3>'
@@ -303,11 +307,13 @@ def chance_html(odds: dict) -> str:
     return f"<strong>{percent(Fraction(success))}</strong> <span>to succeed</span>"
 
 
-def last_html(result: dict) -> str:
-    """The shown result in one line for the roll bar: a way back to it from anywhere in the form."""
+def last_html(result: dict, kind: str = "") -> str:
+    """The shown result in one line for the roll bar: a way back to it from anywhere in the
+    form, naming its `kind` of check ("d10 pool result"): the form may show another system."""
     mark = {True: "✓", False: "✗"}.get(result.get("success"), "?")
     return (f'<span class="{tone(result.get("success"))}"><span aria-hidden="true">{mark}</span> '
-            f'<strong>{escape(_outcome_words(result))}</strong></span> <span>see result</span>')
+            f'<strong>{escape(_outcome_words(result))}</strong></span> '
+            f'<span>{escape(f"{kind} result" if kind else "see result")}</span>')
 
 
 def bar(length: float, across: bool) -> str:

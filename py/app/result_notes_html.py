@@ -1,5 +1,6 @@
 """Words and small HTML the table features add around a result: where a shown roll came from,
-the number a secret check's player announces, and the GM's difficulty typed in to reveal it.
+the number a secret check's player announces, the GM's difficulty typed in to reveal it, and
+the line a player pastes into a chat.
 
 Pure (no browser); every text is escaped here, so a name or a link can never become markup.
 """
@@ -8,8 +9,11 @@ from __future__ import annotations
 
 from html import escape
 
+from .check_words import title
 from .forms import WHOLE
 from .links import HONESTY
+from .log_html import draw_text
+from .result_html import sentence_case
 from .storage import FieldError
 
 # What the player says aloud when the GM keeps the difficulty, by the result's field.
@@ -71,3 +75,32 @@ def revealed_note(difficulty: dict) -> str:
     (field, value), = difficulty.items()
     named = {"dtn": "DTN", "dr": "DR"}.get(field, "difficulty")
     return f"Revealed by the GM: {named} {value}, judged on the same draw."
+
+
+def share_text(result: dict, link: str, who: dict | None = None) -> str:
+    """A roll as one line for a chat app, its replay link last: "Mara · Stealth (d10 pool):
+    Success (IoS 2) — 6 3 7 1 2 — https://…"."""
+    outcome = sentence_case(str(result["outcome"]))
+    if "tiebreak" in result:
+        outcome += " wins"
+    said = _deciding(result)
+    draw = draw_text(result["request"])
+    parts = [f"{title(result['request'], **(who or {}))}: {outcome}"
+             + (f" ({said})" if said else ""), draw, link]
+    return " — ".join(part for part in parts if part)
+
+
+def _deciding(result: dict) -> str:
+    """The number that decided the outcome, as the result shows it."""
+    if isinstance(result.get("ios"), int):
+        return f"IoS {result['ios']}"
+    if is_secret(result):
+        return next((f"{label} {result[key]}" for key, label in ANNOUNCED
+                     if isinstance(result.get(key), int)), "")
+    if isinstance(result.get("total"), int) and isinstance(result.get("dtn"), int):
+        return f"total {result['total']} vs DTN {result['dtn']}"
+    if isinstance(result.get("total"), int) and isinstance(result.get("target"), int):
+        return f"total {result['total']} vs {result['target']}"
+    if isinstance(result.get("roll"), int) and isinstance(result.get("value"), int):
+        return f"roll {result['roll']} vs {result['value']}"
+    return ""

@@ -15,13 +15,15 @@ from skillcheck import InvalidRequest
 
 from . import browser, characters_panel, dom, forms, links, log_panel, result_html
 from .characters import already_spent
-from .log_model import reveal_request, strip_draw
+from .check_words import kind_of, title
+from .log_model import WHO, reveal_request, strip_draw
 from .result_notes_html import (
     REVEAL,
     announce_html,
     is_secret,
     reveal_difficulty,
     revealed_note,
+    share_text,
     source_html,
 )
 from .session import Session, Shown
@@ -36,15 +38,25 @@ def start(booted: Session) -> None:
     session = booted
     last_check = session.log and session.log.last_check()
     session.again = last_check["request"] if last_check else None
+    session.again_who = who_of(last_check) if last_check else None
     web.page["share-honesty"].textContent = links.HONESTY
     tools()
 
 
-def perform(request: dict, animate: bool, refit: bool = False) -> None:
+def who_of(entry: dict) -> dict | None:
+    """The character and skill a logged check was rolled for, if it names them."""
+    return {field: entry[field] for field in WHO if entry.get(field)} or None
+
+
+def perform(request: dict, animate: bool, refit: bool = False, again: bool = False) -> None:
     """Resolve and show `request`, then log it and take what it spent. With `refit` (another
     card chosen, or Luck spent, on the check shown), the shown check's log entry is amended
-    rather than a second one added; a card count the choice changed is the engine's to fit."""
+    rather than a second one added; a card count the choice changed is the engine's to fit.
+    The roll is said to be for the picked character (and the sheet's skill, while the form
+    holds what it filled in); a re-roll or a refit, for whoever the check repeated was for."""
     earlier = session.shown if refit else None
+    who = (earlier.who if earlier else session.again_who if again
+           else characters_panel.who(request))
     already = already_spent(earlier and earlier.result)
     form = dom.active_form()
     dom.clear_errors(form)
@@ -56,11 +68,12 @@ def perform(request: dict, animate: bool, refit: bool = False) -> None:
         browser.trouble(browser.explain_invalid(form, error))
         return
     spent, problem = characters_panel.spend(result, already)
-    shown = Shown(result)
-    session.again = result["request"]
+    shown = Shown(result, who=who)
+    session.again, session.again_who = result["request"], who
     show(shown, animate=animate, notes=[problem] if problem else [])
     log_panel.record(shown, spent, amends=earlier)
     if animate:
+        browser.tick()
         scroll_to_result()
 
 
@@ -76,9 +89,11 @@ def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
                          inputs_shown(result["request"]) if shown.source == "link" else ()
                          ) if shown.source else ""
     announce = announce_html(result) if is_secret(result) else ""
+    heading = title(result["request"], **(shown.who or {}))
     web.page["result"].innerHTML = source + announce + result_html.result_html(
-        result, animate=animate, notes=tuple(notes),
+        result, animate=animate, notes=tuple(notes), heading=heading,
         offers=shown.source is None and not shown.revealed)
+    log_panel.showing(shown)
     tools()
 
 
@@ -95,6 +110,7 @@ def clear(button: str) -> None:
     """A clean result panel (another system was chosen)."""
     session.shown = None
     web.page["result"].innerHTML = result_html.placeholder_html(button)
+    log_panel.showing(None)
     tools()
 
 
@@ -104,10 +120,15 @@ def tools() -> None:
     result = shown and shown.result
     web.page["result-tools"].hidden = not (shown or session.again)
     web.page["roll-again"].hidden = session.again is None
+    if session.again is not None:  # what it repeats, whatever the form shows now
+        web.page["roll-again"].textContent = "Re-roll " + title(session.again,
+                                                                **(session.again_who or {}))
     web.page["share"].hidden = result is None
+    web.page["share-copy"].hidden = result is None
     web.page["share-box"].hidden = True
     web.page["roll-last"].hidden = result is None
-    web.page["roll-last"].innerHTML = result_html.last_html(result) if result else ""
+    web.page["roll-last"].innerHTML = result_html.last_html(
+        result, kind_of(result["system"], result["request"].get("mode"))) if result else ""
     reveal = is_secret(result) and result["system"] in REVEAL
     web.page["reveal-form"].hidden = not reveal
     if reveal:
@@ -165,23 +186,53 @@ def on_choose(event) -> None:
 @browser.guarded
 def on_roll_again(event) -> None:
     if session.again is not None:
-        perform(characters_panel.within_stock(strip_draw(session.again)), animate=True)
+        perform(characters_panel.within_stock(strip_draw(session.again)), animate=True,
+                again=True)
+
+
+def _shared() -> tuple[str, str] | None:
+    """(replay link, chat line) of the roll shown, or None when nothing is shown."""
+    shown = session.shown
+    if shown is None:
+        return None
+    url = links.share_url(str(window.location.href), shown.result,
+                          shown.time or stamp(utc_now()))
+    return url, share_text(shown.result, url, shown.who)
+
+
+def _offer(box: str, text: str, copied: bool, what: str) -> None:
+    """Show `text` in the share box's `box` (the link, or the chat line) to copy by hand."""
+    web.page["share-box"].hidden = False
+    for field in ("share-url", "share-line"):
+        web.page[f"{field}-field"].hidden = field != box
+    web.page[box].value = text
+    web.page[box]._dom_element.select()
+    web.page["share-status"].textContent = (
+        f"{what} copied: paste it to show this roll." if copied
+        else f"Copy the {what.lower()} from the box to show this roll.")
 
 
 @when("click", "#share")
 @browser.guarded
 async def on_share(event) -> None:
-    shown = session.shown
-    if shown is None:
+    """The phone's share sheet with the link where there is one; else the link, copied."""
+    shared = _shared()
+    if shared is None:
         return
-    url = links.share_url(str(window.location.href), shown.result, shown.time or stamp(utc_now()))
-    web.page["share-url"].value = url
-    web.page["share-box"].hidden = False
-    web.page["share-url"]._dom_element.select()
-    copied = await browser.copy_text(url)
-    web.page["share-status"].textContent = (
-        "Link copied: paste it to show this roll." if copied
-        else "Copy the link from the box to show this roll.")
+    url, line = shared
+    if await browser.share("Skill Check roll", line.removesuffix(f" — {url}"), url):
+        web.page["share-box"].hidden = True
+        return
+    _offer("share-url", url, await browser.copy_text(url), "Link")
+
+
+@when("click", "#share-copy")
+@browser.guarded
+async def on_copy_text(event) -> None:
+    """The roll as a line for a chat app, its link last, on the clipboard."""
+    shared = _shared()
+    if shared is not None:
+        _offer("share-line", shared[1], await browser.copy_text(shared[1]), "Text")
 
 
 @when("submit", "#reveal-form")
@@ -199,7 +250,8 @@ def on_reveal(event) -> None:
     except InvalidRequest as error:
         dom.show_error(form, "reveal", error.reason)
         return
-    revealed = Shown(result, source=shown.source, time=shown.time, revealed=True)
+    revealed = Shown(result, source=shown.source, time=shown.time, who=shown.who,
+                     revealed=True)
     spent, problem = characters_panel.spend(result) if shown.source != "link" else (None, None)
     show(revealed, notes=[revealed_note(difficulty), *([problem] if problem else [])])
     if shown.source != "link":  # a link's roll is not in this log
@@ -229,8 +281,8 @@ def show_entry(entry: dict) -> str | None:
         return str(error) or "its cards or dice are missing"
     check = entry if entry["kind"] == "check" else log_panel.log().get(entry["reveals"])
     session.again = check["request"] if check else None
-    show(Shown(result, source="log", entry=entry if entry["kind"] == "check" else None,
-               time=entry["time"]))
+    session.again_who = who_of(check) if check else None
+    show(Shown(result, source="log", entry=entry, time=entry["time"], who=who_of(entry)))
     return None
 
 

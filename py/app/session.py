@@ -31,6 +31,7 @@ class Shown:
     entry: dict | None = None  # its log entry, set when the deferred log job has written it
     time: str | None = None  # when it was rolled (ISO 8601), once known
     revealed: bool = False  # the GM revealed its secret difficulty: a final verdict
+    who: dict | None = None  # whom it was rolled for: {"name", and "skill" when the sheet's}
 
 
 @dataclass
@@ -45,12 +46,16 @@ class Session:
     # the result panel
     shown: Shown | None = None
     again: dict | None = None  # the request Re-roll repeats (its draw left out when rolled)
+    again_who: dict | None = None  # whom that check was rolled for (Shown.who)
     # the roll log panel
     log_filter: str = ""  # a system's name, or "" for every system
+    log_name: str = ""  # a character's name, or "" for everyone's rolls
+    log_search: str = ""  # words an entry must hold, or ""
     log_drawn: int = PAGE  # how many of the (filtered) entries the list draws
     # the characters panel
     picked: int | None = None  # the character rolling, by id
     editing: int | None = None  # the character in the editor; None for a new one
+    filled: tuple[str, str, dict] | None = None  # (system, sheet's name, values) of the last pick
     fill_form: Callable[[str | None, dict], None] | None = None  # main.py's: a pick's values
     # the form
     odds_task: object | None = None  # the pending odds refresh (an asyncio task)

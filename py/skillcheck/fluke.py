@@ -75,6 +75,11 @@ def judge(check: Check, ones_rolled: int, above_one: int) -> tuple[str, int, int
     return ("success" if won else "failure"), ones, insured, total
 
 
+def _ones(count: int) -> str:
+    """"1 uninsured one", "2 uninsured ones"."""
+    return f"{count} uninsured one{'s' if count != 1 else ''}"
+
+
 def resolve(request: dict, draw: Draw) -> dict:
     check = read(request)
     dice = draw.dice(check.count, FACES, request.get("dice"), "dice")
@@ -92,9 +97,10 @@ def resolve(request: dict, draw: Draw) -> dict:
         explain.append(f"Insurance {check.insurance} ({xp} XP, all spent) ignores {insured}"
                        f" one{'s' if insured != 1 else ''}, each adding 1 to the total.")
     if outcome == "fluke":
-        explain.append(f"{ones} uninsured ones out of {check.count} dice: at least half, a fluke.")
+        dice_word = "die" if check.count == 1 else "dice"
+        explain.append(f"{_ones(ones)} out of {check.count} {dice_word}: at least half, a fluke.")
     elif check.challenge:
-        explain.append(f"{ones} uninsured ones, total {total} against {target}: {outcome}.")
+        explain.append(f"{_ones(ones)}, total {total} against {target}: {outcome}.")
     else:
         relation = "greater than" if total > target else "not greater than"
         explain.append(f"Total {total} is {relation} {target}: {outcome}.")

@@ -107,7 +107,7 @@ def odds(request: dict) -> dict:
 
 
 SYSTEM = System(
-    name="passages", label="Passages percentile", seed="004", button="Roll",
+    name="passages", label="Passages", seed="004", button="Roll",
     outcomes=OUTCOMES, winners=WINNERS, resolve=resolve, odds=odds,
     fields=(BASE.shown("the skill’s base value", 50, label="Base"),
             CONTESTED.shown("roll against the Core (base ÷ 5)", label="Contested"),

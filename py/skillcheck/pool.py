@@ -200,7 +200,7 @@ def judge(pool: Check, dice: list[int]) -> dict:
               "successes": successes, "bonus_used": points.bonus_used,
               "luck_used": points.luck_used}
     if pool.dr is None:
-        explain.append(f"The DR is secret: the GM judges {successes} successes.")
+        explain.append(f"The DR is secret: the GM judges {_successes(successes)}.")
         if pool.flub_possible and tens >= 3:
             explain.append(f"{tens} natural 10s with Trait 10 and Skill 10: flubbed, whatever"
                            " the DR.")
@@ -214,11 +214,16 @@ def judge(pool: Check, dice: list[int]) -> dict:
     else:
         # "If the successes equal or exceed the task's Difficulty Rating, the attempt is a success."
         outcome = degree(ios, natural < pool.dr <= successes)
-        explain.append(f"{successes} successes against DR {pool.dr}: IoS {ios}, {outcome}.")
+        explain.append(f"{_successes(successes)} against DR {pool.dr}: IoS {ios}, {outcome}.")
         offers = luck_offers(lambda n: _degree_with(dice, pool, natural, n), outcome,
                              _buying_spends(dice, pool))
     return {"outcome": outcome, "success": outcome in WINNERS, **result, "ios": ios,
             "luck_offers": offers, "explain": explain}
+
+
+def _successes(count: int) -> str:
+    """"1 success", "3 successes"."""
+    return f"{count} success{'es' if count != 1 else ''}"
 
 
 def _buying_spends(dice: list[int], pool: Check) -> list[int]:

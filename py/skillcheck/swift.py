@@ -124,7 +124,7 @@ def odds(request: dict) -> dict:
 
 
 SYSTEM = System(
-    name="swift", label="d10 Swift (2d10)", seed="002", button="Roll",
+    name="swift", label="Swift", seed="002", button="Roll",
     outcomes=DEGREES, winners=WINNERS, resolve=resolve, odds=odds,
     fields=(TRAIT.shown("adds to the target", 5), SKILL.shown("target: Trait + Skill", 6),
             BONUS.shown("lowers the roll"), LUCK.shown("only if it succeeds")),

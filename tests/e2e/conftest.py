@@ -212,12 +212,14 @@ def desktop(shared_desktop: SharedPage) -> Page:
 
 @pytest.fixture
 def app(booted: Page) -> Page:
-    """The shared phone page, reset: empty storage, reloaded at the flip system.
+    """The shared phone page, reset: empty storage (nothing the last test left pending is
+    written into it afterwards), reloaded at the flip system.
 
     A reload in the same tab keeps the compiled wasm warm (~2.5 s); a new navigation does not.
     """
     booted.evaluate("""() => {
-        localStorage.clear();
+        dispatchEvent(new Event("pagehide"));  // the last test's pending log write, done now:
+        localStorage.clear();                   // else the reload's pagehide writes it after this
         sessionStorage.clear();
         history.replaceState(null, "", "#system=flip");
     }""")

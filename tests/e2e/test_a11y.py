@@ -232,7 +232,7 @@ def test_a_check_by_keyboard_alone_is_heard_in_the_live_region(booted):
     keyboard.press("Tab")
     while not booted.evaluate("document.activeElement.name === 'system'"):
         keyboard.press("Tab")
-    keyboard.press("ArrowRight")  # Cards → d10 pool
+    keyboard.press("ArrowRight")  # Card flip → d10 pool
     expect(booted.locator("#form-pool")).to_be_visible()
     while booted.evaluate("document.activeElement.id") != "pool-trait":
         keyboard.press("Tab")

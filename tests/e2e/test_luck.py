@@ -53,7 +53,7 @@ def test_luck_is_offered_after_the_roll_and_spent_on_the_same_dice(app):
     assert (spend["before"], spend["after"]) == (5, 1)
     expect(app.locator(LOG_ENTRIES).first).to_contain_text("Critical", ignore_case=True)
 
-    app.get_by_role("button", name="Undo last spend (4 Luck points)").click()
+    app.get_by_role("button", name="Undo last spend (4 Luck)").click()
     expect(stock(app)).to_have_text("Luck 5 · XP 0")
     expect(app.get_by_role("button", name=re.compile("^Undo last spend"))).to_be_hidden()
 

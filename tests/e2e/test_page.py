@@ -356,7 +356,7 @@ def test_links_open_a_system_and_choosing_one_updates_the_link(booted):
     expect(booted.locator("#form-swift")).to_be_visible()
     expect(booted.get_by_role("button", name="Roll", exact=True)).to_be_enabled()
     assert booted.evaluate("location.hash") == "#system=swift"
-    booted.get_by_role("radio", name="Cards").check()
+    booted.get_by_role("radio", name="Card flip").check()
     booted.get_by_role("radio", name="Team").check()
     assert booted.evaluate("location.hash") == "#system=flip&mode=team"
 

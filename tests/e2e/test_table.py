@@ -124,7 +124,7 @@ def test_the_log_keeps_each_roll_newest_first_across_a_reload(app):
     for text, result in zip(shown, expected, strict=True):
         assert skillcheck.SYSTEMS[result["system"]]["label"] in text
         assert result["outcome"].lower() in text.lower()
-        assert log_model.summarize(result["request"]) in text
+        assert log_model.summarize(result["request"], result) in text
     assert "JC 10S" in shown[0] and "1 2 3 4 5" in shown[2]
 
     app.reload()
@@ -319,7 +319,7 @@ def test_roll_again_repeats_the_request_with_a_new_draw_even_after_a_reload(fres
     assert result_images(page) == expected_images(again)
     page.wait_for_function("() => JSON.parse(localStorage.getItem('skillcheck.log'))"
                            ".entries.slice(-2).every(e => e.summary === "
-                           "'trait 6, skill 5, dr 2')")
+                           "'Trait 6, Skill 5, DR 2')")
 
     page.reload()
     page.locator(READY).wait_for(state="attached")
@@ -330,13 +330,13 @@ def test_roll_again_repeats_the_request_with_a_new_draw_even_after_a_reload(fres
     assert len(result_images(page)) == 6
     page.wait_for_function("n => JSON.parse(localStorage.getItem('skillcheck.log'))"
                            ".entries.length > n", arg=before)
-    assert stored_log(page)["entries"][-1]["summary"] == "trait 6, skill 5, dr 2"
+    assert stored_log(page)["entries"][-1]["summary"] == "Trait 6, Skill 5, DR 2"
 
 
 # --- saved characters ------------------------------------------------------------------------
 
 def flip_sheet(dialog: Locator) -> None:
-    part = sheet_part(dialog, "Cards sheet")
+    part = sheet_part(dialog, "Card flip sheet")
     labelled(part, "HS").fill("4")
     labelled(part, "AI").fill("2")
     skill = add_row(part, "Add a skill", "Skill 1")
@@ -381,7 +381,7 @@ def test_a_characters_skill_fills_the_form_and_rolls(app):
         "Mara")
     app.get_by_role("button", name="Edit character").click()
     dialog = app.get_by_role("dialog", name="Edit Mara")
-    part = sheet_part(dialog, "Cards sheet")
+    part = sheet_part(dialog, "Card flip sheet")
     expect(labelled(part.get_by_role("group", name="Skill 1"), "Specialization")).to_have_value(
         "Climbing")
     dialog.get_by_label("Name", exact=True).fill("Mara the Bold")
@@ -394,7 +394,7 @@ def test_a_bad_sheet_is_named_beside_its_box_and_nothing_is_saved(app):
     app.get_by_role("button", name="New character").click()
     dialog = app.get_by_role("dialog", name="New character")
     dialog.get_by_label("Name", exact=True).fill("Rook")
-    part = sheet_part(dialog, "Cards sheet")
+    part = sheet_part(dialog, "Card flip sheet")
     skill = add_row(part, "Add a skill", "Skill 1")
     skill.get_by_label("Skill", exact=True).select_option("Athletics")
     labelled(skill, "Rank").fill("70")
@@ -412,13 +412,13 @@ def test_luck_is_spent_capped_at_the_stock_and_undone_once(app):
     expect(stock(app)).to_have_text("Luck 2 · XP 0")
     luck = labelled(form, "Luck")
     expect(luck).to_have_attribute("max", "2")
-    expect(form).to_contain_text("Vex has 2 Luck points: at most 2.")
+    expect(form).to_contain_text("Vex has 2 Luck: at most 2.")
     pick(app, "Lockpicking")
     expect(luck).to_have_value("2")
     expect(labelled(form, "Skill")).to_have_value("7")
 
     fill(form, "Luck", 3)  # more than Vex has: refused beside the box, nothing rolled
-    expect(app.locator("#odds .problem")).to_contain_text("Vex has 2 Luck points")
+    expect(app.locator("#odds .problem")).to_contain_text("Vex has 2 Luck")
     before = log_size(app)
     app.locator("#roll").click()
     expect(luck).to_have_attribute("aria-invalid", "true")
@@ -437,7 +437,7 @@ def test_luck_is_spent_capped_at_the_stock_and_undone_once(app):
     app.wait_for_function("() => JSON.parse(localStorage.getItem('skillcheck.log'))"
                           ".entries.some(e => e.kind === 'spend')")
     note = app.locator("#log-list .log-note").first
-    expect(note).to_contain_text("Vex spent 1 Luck points (2 → 1).")
+    expect(note).to_contain_text("Vex spent 1 Luck (2 → 1).")
     # Where the texts are drawn (a grid cell can shrink to nothing while its text spills over).
     system, summary = (note.locator(part).evaluate(
         "el => { const range = document.createRange(); range.selectNodeContents(el);"
@@ -451,7 +451,7 @@ def test_luck_is_spent_capped_at_the_stock_and_undone_once(app):
     app.reload()  # the stock and the undo survive a reload
     app.locator(READY).wait_for(state="attached")
     expect(stock(app)).to_have_text("Luck 1 · XP 0")
-    app.get_by_role("button", name="Undo last spend (1 Luck points)").click()
+    app.get_by_role("button", name="Undo last spend (1 Luck)").click()
     expect(stock(app)).to_have_text("Luck 2 · XP 0")
     expect(app.get_by_role("button", name=re.compile("^Undo last spend"))).to_be_hidden()
     expect(app.locator("#log-list .log-note").first).to_contain_text("Undone: Vex got 1")
@@ -499,7 +499,7 @@ def test_names_and_notes_holding_html_are_shown_as_text_and_run_nothing(app):
     picked = app.get_by_label("Character", exact=True).locator("option:checked")
     expect(picked).to_have_text(HOSTILE)
     expect(app.locator("#who-status")).to_have_text(f"Saved {HOSTILE}.")
-    expect(form).to_contain_text(f"{HOSTILE} has 3 Luck points")
+    expect(form).to_contain_text(f"{HOSTILE} has 3 Luck")
     pick(app, "Lockpicking")
     fill(form, "My dice", "8 8 9 1 2")
     fill(form, "DR", 3)

@@ -5,6 +5,7 @@ the other's rolls, characters or spends, and each redraws what the other saved (
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -80,3 +81,18 @@ def test_two_tabs_spending_xp_of_one_character_both_count(tabs):
     expect(stock(b)).to_contain_text("XP 90")
     expect(b.get_by_role("button", name="Undo last spend")).to_be_hidden()  # given back once
     assert stored(b, "skillcheck.characters")["characters"][0]["xp"] == 90
+
+
+def test_an_entry_deleted_in_one_tab_is_gone_from_the_other(tabs):
+    a, b = tabs
+    roll(a)
+    roll(a)
+    expect(b.locator(ENTRIES)).to_have_count(2)
+    newest = stored(a, "skillcheck.log")["entries"][-1]["id"]
+    a.get_by_role("button", name=re.compile("^Delete this entry")).first.click()
+    a.get_by_role("dialog").get_by_role("button", name="Delete").click()
+    expect(b.locator(ENTRIES)).to_have_count(1)
+    assert newest not in [e["id"] for e in stored(b, "skillcheck.log")["entries"]]
+    roll(b)  # b's next roll does not bring it back
+    expect(a.locator(ENTRIES)).to_have_count(2)
+    assert newest not in [e["id"] for e in stored(a, "skillcheck.log")["entries"]]

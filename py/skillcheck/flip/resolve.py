@@ -229,16 +229,16 @@ def _team(check: Check, draw: Draw) -> dict:
     target = secondary_dtn(check.dtn)
     explain = []
     if helpers:
-        explain.append(f"The secondaries flip against DTN {target}, one difficulty below "
+        explain.append(f"The helpers flip against DTN {target}, one difficulty below "
                        f"{check.dtn}." if target != check.dtn else
-                       f"The secondaries flip against DTN {target}: no difficulty is lower.")
+                       f"The helpers flip against DTN {target}: no difficulty is lower.")
     flips = [flip_side(side, draw) for side in helpers]
     judged = [judge(flipped.total, target) for flipped in flips]
     given = grants([outcome in WINNERS for outcome in judged])
     dtn = raised_dtn(check.dtn, "bad failure" in judged, check.gm_raise)
     secondaries = []
     for i, (flipped, outcome, grant) in enumerate(zip(flips, judged, given, strict=True)):
-        who = f"Secondary {i + 1}"
+        who = f"Helper {i + 1}"  # as the form names them (the rulebook: secondaries)
         explain += _side_lines(flipped, who)
         explain.append(f"{_sum(flipped, who)} against {_against(target)}: {outcome}, so "
                        f"{grant.replace('+', ' +').replace('-', ' −')} for the primary.")
