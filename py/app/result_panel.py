@@ -220,6 +220,7 @@ async def on_share(event) -> None:
     if shared is None:
         return
     url, line = shared
+    web.page["share-url"].value = url  # the link is there at once, whatever the sheet does
     if await browser.share("Skill Check roll", line.removesuffix(f" — {url}"), url):
         web.page["share-box"].hidden = True
         return

@@ -8,7 +8,7 @@ import pytest
 from conftest import PHONE
 from playwright.sync_api import Page, expect
 from test_page import fill, labelled, open_form
-from test_table import READY, boot_at, roll, stored_log
+from test_table import READY, boot_at, roll, share, stored_log
 
 PHONE_390 = {**PHONE, "viewport": {"width": 390, "height": 844}}
 HEIGHT = PHONE_390["viewport"]["height"]
@@ -27,8 +27,7 @@ def shared_pool_roll(app: Page) -> str:
         fill(form, label, value)
     fill(form, "My dice", "1 6 3 9 10 2 7 5")
     roll(app)
-    app.get_by_role("button", name="Share").click()
-    return app.get_by_label("Replay link").input_value()
+    return share(app)
 
 
 def in_view(page: Page, locator) -> bool:
@@ -83,8 +82,7 @@ def test_a_flip_replay_lists_each_side_and_fills_every_helper(app, friend):
     fill(form.get_by_role("group", name="Primary"), "Rank", 4)
     fill(form.get_by_role("group", name="Helper 2"), "Rank", 3)
     roll(app)
-    app.get_by_role("button", name="Share").click()
-    boot_at(friend, app.get_by_label("Replay link").input_value())
+    boot_at(friend, share(app))
     banner = friend.locator("#result .source.replay")
     terms = banner.get_by_role("term").all_inner_texts()
     assert {"Difficulty", "DTN", "Primary · Rank", "Helper 2 · Rank"} <= set(terms)

@@ -8,7 +8,7 @@ import json
 
 import pytest
 from playwright.sync_api import Page, expect
-from test_table import READY, roll
+from test_table import READY, roll, share
 from test_trust import WATCH
 
 LINE = "Repeatable draws: seed 42 — not random"
@@ -42,8 +42,7 @@ def test_a_seeded_page_says_so_logs_the_seed_and_shares_without_it(page, app_url
     assert last_entry(page)["seed"] == 42
     assert page.evaluate("window.__trust.random") == calls
     expect(page.locator("#log-list > li").first).to_contain_text("Seed 42 — not random")
-    page.get_by_role("button", name="Share").click()
-    url = page.locator("#share-url").input_value()
+    url = share(page)
     assert "#r=1." in url and "seed" not in url
 
 
