@@ -79,7 +79,8 @@ def test_a_linked_form_shows_from_the_first_paint_with_working_steppers(held, ap
     frames = [f for f in page.evaluate("framesSeen") if f["shown"]]
     assert frames and not frames[0]["ready"]
     assert {tuple(f["shown"]) for f in frames} == {("form-flip-team",)}, "another form flashed"
-    assert all(f["steps"] == "visible" for f in frames)
+    # never hidden while loading (a frame drawn before the form's layout has no step to see)
+    assert {f["steps"] for f in frames} - {None} == {"visible"}
 
 
 def test_a_page_without_a_link_shows_the_form_kept_from_the_last_visit(held, app_url):
