@@ -49,6 +49,8 @@ from tools import browsers
 LOCAL_HOSTS = frozenset(browsers.LOCAL_HOSTS)
 PHONE = (390, 844)
 START_TIMEOUT_S = 60
+SESSION_TIMEOUT_S = 20  # a MiniBrowser that starts answers in about a second
+WEBKIT_STARTS = 4  # three crashes running were seen once in 19 starts
 ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"  # W3C WebDriver's element reference
 
 
@@ -161,15 +163,6 @@ class WebKit(Engine):
 
     def __init__(self, programs: dict[str, str]) -> None:
         self.trap = Trap()
-        try:
-            self.xvfb, display = browsers.start_xvfb(programs["xvfb"])
-        except RuntimeError as error:
-            raise EngineError(str(error)) from None
-        port = free_port()
-        self.driver = subprocess.Popen([programs["webkit_driver"], f"--port={port}"],
-                                       env={**os.environ, "DISPLAY": display},
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.base = f"http://127.0.0.1:{port}"
         proxy = f"127.0.0.1:{self.trap.port}"
         capabilities = {
             "browserName": "MiniBrowser",
@@ -179,25 +172,56 @@ class WebKit(Engine):
                       "noProxy": sorted(LOCAL_HOSTS)},
             "timeouts": {"script": START_TIMEOUT_S * 1000},
         }
+        for attempt in range(1, WEBKIT_STARTS + 1):
+            try:
+                self._start(programs, capabilities)
+                return
+            except TimeoutError:
+                self._stop()
+                if attempt == WEBKIT_STARTS:
+                    raise EngineError(f"MiniBrowser did not start in {attempt} tries") from None
+            except BaseException:
+                self.close()  # no Xvfb or driver left behind by a start that failed
+                raise
+
+    def _start(self, programs: dict[str, str], capabilities: dict) -> None:
+        """Xvfb, the driver, a session in a phone-sized window. MiniBrowser 2.50 sometimes dies
+        of a segfault as it starts (3 starts in 19 here, exit 139) and the driver
+        waits for it for ever, so the session gets a short timeout and the caller tries again."""
+        try:
+            self.xvfb, display = browsers.start_xvfb(programs["xvfb"])
+        except RuntimeError as error:
+            raise EngineError(str(error)) from None
+        port = free_port()
+        self.driver = subprocess.Popen([programs["webkit_driver"], f"--port={port}"],
+                                       env={**os.environ, "DISPLAY": display},
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.base = f"http://127.0.0.1:{port}"
+        self._wait_until_ready()
+        self.session = self._send("POST", "/session", {
+            "capabilities": {"alwaysMatch": capabilities}}, timeout=SESSION_TIMEOUT_S)["sessionId"]
+        self._command("POST", "/window/rect", {"width": PHONE[0], "height": PHONE[1]})
+
+    def _wait_until_ready(self) -> None:
+        """Ask /status until the driver answers that it is ready."""
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
             try:
-                self.session = self._send("POST", "/session", {
-                    "capabilities": {"alwaysMatch": capabilities}})["sessionId"]
-                break
-            except (urllib.error.URLError, ConnectionError):
-                if time.monotonic() > deadline:
-                    self.close()
-                    raise EngineError("WebKitWebDriver did not answer") from None
-                time.sleep(0.2)
-        self._command("POST", "/window/rect", {"width": PHONE[0], "height": PHONE[1]})
+                if self._send("GET", "/status", timeout=2).get("ready"):
+                    return
+            except (OSError, EngineError):  # refused, reset, timed out: not up yet
+                pass
+            if time.monotonic() > deadline:
+                raise EngineError("WebKitWebDriver did not answer")
+            time.sleep(0.2)
 
-    def _send(self, method: str, path: str, body: dict | None = None):
+    def _send(self, method: str, path: str, body: dict | None = None,
+              timeout: float = START_TIMEOUT_S * 2):
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.base + path, data=data, method=method,
                                          headers={"Content-Type": "application/json"})
         try:
-            with urllib.request.urlopen(request, timeout=START_TIMEOUT_S * 2) as response:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
                 return json.load(response)["value"]
         except urllib.error.HTTPError as error:
             value = json.load(error)["value"]
@@ -238,16 +262,23 @@ class WebKit(Engine):
         return list(self.trap.requests)
 
     def close(self) -> None:
+        self._stop()
+        self.trap.close()
+
+    def _stop(self) -> None:
+        """End the session, the driver (and its MiniBrowser) and Xvfb, whatever got started."""
         if getattr(self, "session", None):
             with contextlib.suppress(EngineError, OSError):
                 self._command("DELETE", "")
-        for process in (self.driver, self.xvfb):
+        for process in (getattr(self, "driver", None), getattr(self, "xvfb", None)):
+            if process is None or process.poll() is not None:
+                continue
             process.terminate()
             try:
                 process.wait(10)
             except subprocess.TimeoutExpired:
                 process.kill()
-        self.trap.close()
+        self.session = self.driver = self.xvfb = None
 
 
 # --- Firefox ESR over WebDriver BiDi ------------------------------------------------------------

@@ -27,6 +27,12 @@ BOOT_TIMEOUT_S = 240  # WebKit lacks stack switching: a normal boot, 5-70 s on a
 READY = "() => document.documentElement.dataset.ready === 'true'"
 LOG = "() => JSON.parse(localStorage.getItem('skillcheck.log') || '{\"entries\": []}').entries"
 DRAWN_BY_HAND = ("My cards", "My dice")
+# A page that has stopped scrolling: the same scrollY on three polls running. After a roll the
+# page glides to the result; a box found before then can glide out of view under the engine's
+# pointer (WebKit says "element not interactable").
+STILL = """() => { const seen = (window.__scrolls ||= []); seen.push(scrollY);
+  if (seen.length > 3) seen.shift();
+  return seen.length === 3 && seen.every(y => y === seen[0]); }"""
 # The host the watch's own test visits on purpose; WebKit may ask it for /favicon.ico a moment
 # after that test has looked, so its requests never count against a test.
 PROBE_HOST = "example.invalid"
@@ -71,7 +77,14 @@ def open_form(engine: Engine, system: str, mode: str | None) -> str:
     form_id = f"form-{system}" + (f"-{mode}" if mode else "")
     engine.wait(js("id", "visible(document.getElementById(id)) && "
                          "document.querySelector('#result .placeholder') !== null"), form_id)
+    settle(engine)
     return form_id
+
+
+def settle(engine: Engine) -> None:
+    """Wait for the page to stop scrolling."""
+    engine.call("() => { window.__scrolls = []; }")
+    engine.wait(STILL, message="the page to stop scrolling")
 
 
 def fill(engine: Engine, form_id: str, group: str | None, label: str, value) -> Element:
@@ -100,6 +113,7 @@ def roll(engine: Engine) -> dict:
     except AssertionError:
         raise AssertionError(f"{engine.name}: no roll in the log; the page shows " + repr(
             engine.call("() => document.querySelector('main').innerText.slice(0, 1500)"))) from None
+    settle(engine)
     return engine.call(LOG)[-1]
 
 

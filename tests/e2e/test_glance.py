@@ -30,6 +30,12 @@ SEEN = """s => { const el = document.querySelector(s), r = el.getBoundingClientR
     return el === top || el.contains(top); }"""  # wholly on screen, and not under the roll bar
 
 
+# Whether the result's panel, Re-roll and Share included, fits above the phone's fixed bar.
+FITS = """() => document.querySelector(".result-panel").getBoundingClientRect().height
+    <= innerHeight
+       - (parseFloat(getComputedStyle(document.documentElement).scrollPaddingBottom) || 0)"""
+
+
 def in_view(page: Page, selector: str) -> bool:
     """Whether the element is on the screen now, uncovered, without scrolling."""
     return page.evaluate(SEEN, selector)
@@ -53,6 +59,9 @@ def test_roll_and_its_chance_stay_in_view_and_the_result_follows(screen, system,
     headline = screen.locator("#result .headline")
     expect(headline).to_be_visible()
     comes_into_view(screen, "#result .headline")
+    if screen.evaluate(FITS):  # the buttons under it too, above the phone's bar
+        comes_into_view(screen, "#roll-again")
+        assert in_view(screen, "#share") and in_view(screen, "#result .headline")
     assert in_view(screen, "#roll")
 
     screen.evaluate("scrollTo(0, 0)")  # back to the top of the form: the result is one tap away
