@@ -110,6 +110,8 @@ def render() -> None:
     web.page["who-pick"].innerHTML = '<option value="">Choose what to roll…</option>' + "".join(
         f'<option value="{escape(value)}">{escape(label)}</option>' for value, label in choices)
     web.page["who-pick-field"].hidden = not choices
+    sides = character_form.SIDES.get(dom.shown()[1]) if system == "flip" else None
+    web.page["who-side-field"].hidden = not (choices and sides)
     web.page["who-stock"].textContent = (
         f"Luck {character['luck']:,} · XP {character['xp']:,}" if character else "")
     web.page["who-edit"].hidden = character is None
@@ -186,12 +188,17 @@ def on_pick(event) -> None:
     if character is None or not name:
         return
     system, mode = dom.shown()
-    mode, values = character_form.form_values(system, mode, name, fill(character, system, name))
-    session.filled = (system, name, values)
+    specialization = character_form.saved_specialization(character, system, name)
+    chosen = web.page["who-side"].value
+    mode, values = character_form.form_values(system, mode, name, fill(character, system, name),
+                                              chosen, specialization)
+    session.filled = (system, name, character_form.as_request(values))
     session.fill_form(mode, values)
     web.page["who-pick"].value = ""  # the same pick can fill the form again after edits
-    say(f"{character['name']}: {name} is in the form. The GM sets the difficulty and "
-        "modifiers.")
+    shown = mode or dom.shown()[1]
+    side = character_form.side_for(system, shown, chosen)
+    said = specialization if shown != "aspect" else ""
+    say(character_form.pick_said(character, name, system, shown, side, said))
 
 
 @when("click", "#who-undo")

@@ -367,7 +367,7 @@ def test_a_characters_skill_fills_the_form_and_rolls(app):
     expect(labelled(initiator, "Skill")).to_have_value("Athletics")
     expect(labelled(initiator, "Rank")).to_have_value("3")
     expect(labelled(initiator, "Aspect")).to_have_value("4")
-    expect(labelled(initiator, "Specialization")).to_have_value("")  # the GM says if it applies
+    expect(labelled(initiator, "Specialization")).to_have_value("Climbing")  # the sheet's
     expect(labelled(form.get_by_role("group", name="Opponent"), "Rank")).to_have_value("4")
     roll(app)
     entry = stored_log(app)["entries"][-1]

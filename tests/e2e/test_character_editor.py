@@ -1,0 +1,70 @@
+"""The character editor and what a pick fills (issue 17, point 10), on a phone: the sheet's
+specialization is chosen with its skill, an opposed flip's pick fills the side the player
+chooses, and the bar never speaks of a difficulty an opposed flip does not have."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+from test_page import labelled, open_form
+from test_table import flip_sheet, new_character, pick, roll, stored_log
+
+STATUS = "#who-status"
+
+
+def test_a_saved_specialization_is_chosen_with_its_skill_and_named(app):
+    form = open_form(app, "flip", "unopposed")
+    new_character(app, "Mara", sheet=flip_sheet)  # Athletics, specialized in Climbing
+    pick(app, "Athletics")
+    expect(labelled(form, "Skill")).to_have_value("Athletics")
+    expect(labelled(form, "Specialization")).to_have_value("Climbing")
+    expect(app.locator(STATUS)).to_contain_text("Specialization: Climbing (flip+1)")
+    roll(app)
+    entry = stored_log(app)["entries"][-1]
+    assert entry["request"]["specialization"] is True and entry["skill"] == "Athletics"
+
+    pick(app, "Knowledge: History")  # no specialization on the sheet: none chosen, none said
+    expect(labelled(form, "Specialization")).to_have_value("")
+    expect(app.locator(STATUS)).not_to_contain_text("Specialization")
+
+
+def test_an_opposed_pick_fills_the_acting_side_or_the_one_chosen(app):
+    form = open_form(app, "flip", "opposed")
+    new_character(app, "Mara", sheet=flip_sheet)
+    initiator = form.get_by_role("group", name="Initiator")
+    opponent = form.get_by_role("group", name="Opponent")
+    side = app.get_by_label("Sheet fills")
+    expect(side).to_be_visible()
+    expect(side.locator("option:checked")).to_have_text("Initiator (acting side)")
+    pick(app, "Athletics")
+    expect(labelled(initiator, "Rank")).to_have_value("3")
+    expect(labelled(initiator, "Skill")).to_have_value("Athletics")
+    expect(labelled(opponent, "Skill")).to_have_value("")
+    expect(app.locator(STATUS)).to_contain_text("on the initiator’s side")
+
+    side.select_option(label="Opponent")
+    pick(app, "Knowledge: History")
+    expect(labelled(opponent, "Skill")).to_have_value("Knowledge")
+    expect(labelled(opponent, "Rank")).to_have_value("0")
+    expect(labelled(opponent, "Aspect")).to_have_value("2")
+    expect(labelled(initiator, "Skill")).to_have_value("Athletics")  # left as it was
+    expect(app.locator(STATUS)).to_contain_text("on the opponent’s side")
+    roll(app)
+    entry = stored_log(app)["entries"][-1]
+    assert entry["request"]["opponent"]["rank"] == 0
+    assert entry["request"]["initiator"]["rank"] == 3
+
+    open_form(app, "flip", "unopposed")  # no sides to choose
+    expect(side).to_be_hidden()
+
+
+def test_an_opposed_pick_says_nothing_of_a_difficulty(app):
+    open_form(app, "flip", "opposed")
+    new_character(app, "Mara", sheet=flip_sheet)
+    pick(app, "Athletics")
+    status = app.locator(STATUS)
+    expect(status).to_contain_text("Mara: Athletics is in the form")
+    expect(status).to_contain_text("Fill in the opponent’s side.")
+    expect(status).not_to_contain_text("difficulty")
+    open_form(app, "flip", "unopposed")  # an unopposed flip has one
+    pick(app, "Athletics")
+    expect(status).to_contain_text("The GM sets the difficulty")
