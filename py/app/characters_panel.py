@@ -267,12 +267,56 @@ def open_editor(character: dict | None) -> None:
     for details in form.find("details"):
         details.open = False
     web.page["editor-delete"].hidden = character is None
+    session.opened = _draft()
     web.page["character-editor"]._dom_element.showModal()
     web.page["ce-name"]._dom_element.focus()
 
 
 def close_editor() -> None:
     web.page["character-editor"]._dom_element.close()
+
+
+def _draft() -> dict | None:
+    """What Save would save now, or None when the editor holds something it would refuse."""
+    try:
+        return character_form.character_fields(
+            forms.tree_from(dom.controls(_editor(), closed_too=True)))[0]
+    except FieldError:
+        return None
+
+
+def unsaved() -> bool:
+    """Whether the editor holds edits Save has not kept: a row added and left empty is none."""
+    return _draft() != session.opened or session.opened is None
+
+
+def dismiss() -> None:
+    """Escape, Back or Cancel: the editor closes at once when nothing changed, else after the
+    player agrees to drop their edits (the page's own question, not window.confirm)."""
+    if not unsaved():
+        close_editor()
+        return
+    saved = roster().get(session.editing) if session.editing else None
+    browser.ask(f"Drop your changes? {saved['name']} stays as saved." if saved else
+                "Drop this new character? Nothing is saved.", "Drop changes", close_editor)
+
+
+@when("keydown", "#character-editor")
+@guarded
+def on_editor_key(event) -> None:
+    """Escape asks first when there are edits; kept from the dialog, no close is requested."""
+    if event.key == "Escape" and unsaved():
+        event.preventDefault()
+        dismiss()
+
+
+@when("cancel", "#character-editor")
+@guarded
+def on_editor_cancel(event) -> None:
+    """A close request other than Escape (a phone's Back gesture): the same question."""
+    if unsaved():
+        event.preventDefault()
+        dismiss()
 
 
 def save() -> None:
@@ -318,7 +362,7 @@ def on_editor_button(button) -> None:
     if dom.repeat_button(button, added=_focus_first):
         return
     if button.id == "editor-cancel":
-        close_editor()
+        dismiss()
     elif button.id == "editor-delete":
         character = roster().get(session.editing)
         browser.ask(f"Delete {character['name']}? Their sheet, Luck and XP are forgotten; the "

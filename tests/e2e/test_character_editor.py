@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 from test_page import labelled, open_form
-from test_table import flip_sheet, new_character, pick, roll, stored_log
+from test_table import add_row, flip_sheet, new_character, pick, roll, sheet_part, stored_log
 
 STATUS = "#who-status"
 
@@ -68,3 +68,43 @@ def test_an_opposed_pick_says_nothing_of_a_difficulty(app):
     open_form(app, "flip", "unopposed")  # an unopposed flip has one
     pick(app, "Athletics")
     expect(status).to_contain_text("The GM sets the difficulty")
+
+
+def test_escape_and_cancel_ask_before_dropping_edits_and_not_when_nothing_changed(app):
+    new_character(app, "Mara", sheet=flip_sheet)
+    app.get_by_role("button", name="Edit character").click()
+    editor = app.get_by_role("dialog", name="Edit Mara")
+    app.keyboard.press("Escape")  # nothing changed: closes at once
+    expect(editor).to_be_hidden()
+    expect(app.locator("#confirm")).to_be_hidden()
+
+    app.get_by_role("button", name="Edit character").click()
+    add_row(sheet_part(editor, "Passages sheet"), "Add a skill", "Skill 1")  # empty: no edit
+    app.keyboard.press("Escape")
+    expect(editor).to_be_hidden()
+
+    app.get_by_role("button", name="Edit character").click()
+    editor.get_by_label("Name", exact=True).fill("Mara the Bold")
+    app.keyboard.press("Escape")
+    question = app.get_by_role("dialog", name="Drop your changes? Mara stays as saved.")
+    expect(question).to_be_visible()
+    question.get_by_role("button", name="Cancel").click()  # keep editing
+    expect(question).to_be_hidden()
+    expect(editor).to_be_visible()
+    expect(editor.get_by_label("Name", exact=True)).to_have_value("Mara the Bold")
+
+    editor.get_by_role("button", name="Cancel").click()
+    expect(question).to_be_visible()
+    question.get_by_role("button", name="Drop changes").click()
+    expect(editor).to_be_hidden()
+    expect(app.get_by_label("Character", exact=True).locator("option:checked")).to_have_text(
+        "Mara")
+
+    app.get_by_role("button", name="New character").click()
+    fresh = app.get_by_role("dialog", name="New character")
+    labelled(fresh, "Luck").fill("2")
+    app.keyboard.press("Escape")
+    question = app.get_by_role("dialog", name="Drop this new character? Nothing is saved.")
+    question.get_by_role("button", name="Drop changes").click()
+    expect(fresh).to_be_hidden()
+    expect(app.get_by_label("Character", exact=True).locator("option")).to_have_count(2)

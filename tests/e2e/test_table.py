@@ -411,6 +411,9 @@ def test_a_bad_sheet_is_named_beside_its_box_and_nothing_is_saved(app):
     expect(rank).to_have_attribute("aria-invalid", "true")
     expect(dialog.get_by_role("alert")).to_have_text("Rank: must be a whole number from 0 to 52")
     dialog.get_by_role("button", name="Cancel").click()
+    app.get_by_role("dialog", name="Drop this new character? Nothing is saved.").get_by_role(
+        "button", name="Drop changes").click()
+    expect(dialog).to_be_hidden()
     assert app.evaluate("localStorage.getItem('skillcheck.characters')") is None
 
 
