@@ -108,3 +108,27 @@ def test_escape_and_cancel_ask_before_dropping_edits_and_not_when_nothing_change
     question.get_by_role("button", name="Drop changes").click()
     expect(fresh).to_be_hidden()
     expect(app.get_by_label("Character", exact=True).locator("option")).to_have_count(2)
+
+
+SHEETS = ["Card flip sheet: aspects and skills", "d10 pool and Swift sheet: traits and skills",
+          "d6 pool sheet: stats and skills", "Passages sheet: skill bases"]
+MARK = """s => { const mark = getComputedStyle(s, '::before');
+                 return [mark.content, mark.display, mark.transform]; }"""
+
+
+def test_each_sheet_section_shows_a_mark_that_turns_and_is_not_read_twice(app):
+    app.get_by_role("button", name="New character").click()
+    editor = app.get_by_role("dialog", name="New character")
+    summaries = editor.locator("details.sheet-part > summary")
+    expect(summaries).to_have_text(SHEETS)
+    for index, title in enumerate(SHEETS):
+        summary = summaries.nth(index)
+        content, display, closed = summary.evaluate(MARK)
+        assert "▸" in content and display != "none"  # a mark a sighted player sees
+        expect(summary).to_have_accessible_name(title)  # and a screen reader does not say
+        summary.click()
+        expect(summary.locator("xpath=..")).to_have_attribute("open", "")
+        assert closed == "none"
+        app.wait_for_function(  # the mark turns when the section opens
+            "s => getComputedStyle(s, '::before').transform !== 'none'",
+            arg=summary.element_handle())
