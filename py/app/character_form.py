@@ -39,12 +39,13 @@ from .storage import FieldError
 @dataclass(frozen=True)
 class Box:
     """One control of the editor: a number box (lo to hi), a text box or the notes (at most
-    `longest` characters), a checkbox, or the list of the seed's skills."""
+    `longest` characters), a checkbox, the list of the seed's skills, or the list of the
+    traits named on the sheet."""
 
     key: str
     label: str
     hint: str = ""
-    kind: str = "number"  # number | text | notes | check | skill
+    kind: str = "number"  # number | text | notes | check | skill | trait
     lo: int = 0
     hi: int = 0
     longest: int = 0
@@ -85,7 +86,7 @@ GROUPS = {
     "pool_traits": Group("pool", "traits", "score", "trait", (
         NAME, number("score", "Score", "dice in the pool", TRAIT))),
     "pool_skills": Group("pool", "skills", None, "skill", (
-        NAME, text("trait", "Trait", "one of the traits"),
+        NAME, Box("trait", "Trait", kind="trait"),
         number("score", "Score", "succeeds at or under", SCORE),
         number("bonus", "Bonus", "free increments", BONUS))),
     "fluke_stats": Group("fluke", "stats", "dice", "stat", (NAME, DICE_BOX)),
@@ -100,6 +101,14 @@ CHARACTER = (text("name", "Name", wide=True),
 ASPECT_BOXES = tuple(number(code, code, "", ASPECT) for code in ASPECTS)
 PLAIN = tuple(box.key for box in CHARACTER)
 NAME_CONTROL = {"flip_skills": "skill"}  # the control that names a row, when not "name"
+
+
+def trait_names(tree: dict) -> list[str]:
+    """The traits named in the editor's pool_traits rows, each once, in order: what a pool
+    skill's Trait list offers."""
+    names = (str(row.get("name") or "").strip() for row in tree.get("pool_traits") or []
+             if isinstance(row, dict))
+    return list(dict.fromkeys(name for name in names if name))
 
 
 def _flip_skill_name(row: dict) -> str | None:

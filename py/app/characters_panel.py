@@ -263,6 +263,8 @@ def open_editor(character: dict | None) -> None:
         dom.reset_repeat(group)
         for _ in range(rows[group]):
             dom.repeat_add(group)
+    _trait_lists(character_form.trait_names(forms.tree_from(
+        (name, "text", value) for name, value in values.items() if name.startswith("pool_"))))
     dom.set_values(form, values)
     for details in form.find("details"):
         details.open = False
@@ -270,6 +272,29 @@ def open_editor(character: dict | None) -> None:
     session.opened = _draft()
     web.page["character-editor"]._dom_element.showModal()
     web.page["ce-name"]._dom_element.focus()
+
+
+def _trait_lists(names: list[str] | None = None) -> None:
+    """Each pool skill's Trait list offers the traits named above it (by default, as the
+    editor holds them now), keeping its choice while that trait is still there."""
+    if names is None:
+        names = character_form.trait_names(forms.tree_from(dom.controls(_editor(),
+                                                                        closed_too=True)))
+    options = '<option value="">Choose a trait</option>' + "".join(
+        f'<option value="{escape(name)}">{escape(name)}</option>' for name in names)
+    for select in _editor().find("select[data-traits]"):
+        was = select.value
+        select.innerHTML = options
+        select.value = was if was in names else ""
+
+
+@when("input", "#character-form")
+@guarded
+def on_editor_input(event) -> None:
+    """A trait named or renamed: the skills' Trait lists follow."""
+    name = event.target.name or ""
+    if name.startswith("pool_traits.") and name.endswith(".name"):
+        _trait_lists()
 
 
 def close_editor() -> None:
@@ -360,6 +385,7 @@ def on_save(event) -> None:
 @browser.button_clicks("#character-form")
 def on_editor_button(button) -> None:
     if dom.repeat_button(button, added=_focus_first):
+        _trait_lists()  # a skill row added gets the list; a trait row removed leaves it
         return
     if button.id == "editor-cancel":
         dismiss()

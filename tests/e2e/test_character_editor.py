@@ -4,9 +4,20 @@ chooses, and the bar never speaks of a difficulty an opposed flip does not have.
 
 from __future__ import annotations
 
+import json
+
 from playwright.sync_api import expect
 from test_page import labelled, open_form
-from test_table import add_row, flip_sheet, new_character, pick, roll, sheet_part, stored_log
+from test_table import (
+    READY,
+    add_row,
+    flip_sheet,
+    new_character,
+    pick,
+    roll,
+    sheet_part,
+    stored_log,
+)
 
 STATUS = "#who-status"
 
@@ -132,3 +143,52 @@ def test_each_sheet_section_shows_a_mark_that_turns_and_is_not_read_twice(app):
         app.wait_for_function(  # the mark turns when the section opens
             "s => getComputedStyle(s, '::before').transform !== 'none'",
             arg=summary.element_handle())
+
+
+def test_a_skills_trait_is_chosen_from_the_traits_named_above_it(app):
+    app.get_by_role("button", name="New character").click()
+    editor = app.get_by_role("dialog", name="New character")
+    editor.get_by_label("Name", exact=True).fill("Vex")
+    part = sheet_part(editor, "d10 pool")
+    first = add_row(part, "Add a trait", "Trait 1")
+    first.get_by_label("Name").fill("Dexterity")
+    labelled(first, "Score").fill("5")
+    second = add_row(part, "Add a trait", "Trait 2")
+    second.get_by_label("Name").fill("Strenght")
+    labelled(second, "Score").fill("3")
+    skill = add_row(part, "Add a skill", "Skill 1")
+    skill.get_by_label("Name").fill("Lockpicking")
+    trait = labelled(skill, "Trait")
+    expect(trait).to_have_role("combobox")  # a list, not a box to type in
+    expect(trait.locator("option")).to_have_text(["Choose a trait", "Dexterity", "Strenght"])
+    trait.select_option("Strenght")
+    second.get_by_label("Name").fill("Strength")  # a typo mended: the list follows
+    expect(trait.locator("option")).to_have_text(["Choose a trait", "Dexterity", "Strength"])
+    trait.select_option("Dexterity")
+    labelled(skill, "Score").fill("7")
+    editor.get_by_role("button", name="Save").click()
+    expect(editor).to_be_hidden()
+    form = open_form(app, "pool")
+    pick(app, "Lockpicking")
+    expect(labelled(form, "Trait")).to_have_value("5")
+
+
+def test_a_sheet_saved_with_other_cases_loads_spelled_as_the_rules_do(app):
+    saved = {"version": 1, "kind": "skillcheck.characters", "next_id": 2, "characters": [
+        {"id": 1, "name": "Mara", "notes": "", "luck": 0, "xp": 0, "last_spend": None,
+         "sheets": {"flip": {"aspects": {"hs": 4}, "skills": {"athletics": {"rank": 3}}},
+                    "pool": {"traits": {"Dexterity": 5}, "skills": {
+                        "Lockpicking": {"trait": "dexterity", "score": 7, "bonus": 0}}}}}]}
+    app.evaluate("s => localStorage.setItem('skillcheck.characters', s)", json.dumps(saved))
+    app.reload()
+    app.locator(READY).wait_for(state="attached")
+    app.get_by_label("Character", exact=True).select_option(label="Mara")
+    form = open_form(app, "flip", "unopposed")
+    pick(app, "Athletics")
+    expect(labelled(form, "Skill")).to_have_value("Athletics")
+    expect(labelled(form, "Aspect")).to_have_value("4")  # "hs" is the HS aspect
+    app.get_by_role("button", name="Edit character").click()
+    editor = app.get_by_role("dialog", name="Edit Mara")
+    part = sheet_part(editor, "d10 pool")
+    expect(labelled(part.get_by_role("group", name="Skill 1"), "Trait")).to_have_value(
+        "Dexterity")

@@ -95,7 +95,7 @@ def pool_sheet(dialog: Locator) -> None:
     labelled(trait, "Score").fill("5")
     skill = add_row(part, "Add a skill", "Skill 1")
     skill.get_by_label("Name").fill("Lockpicking")
-    labelled(skill, "Trait").fill("Dexterity")
+    labelled(skill, "Trait").select_option("Dexterity")
     labelled(skill, "Score").fill("7")
 
 
