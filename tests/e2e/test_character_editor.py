@@ -12,6 +12,7 @@ from test_table import (
     READY,
     add_row,
     flip_sheet,
+    named_row,
     new_character,
     pick,
     roll,
@@ -150,14 +151,9 @@ def test_a_skills_trait_is_chosen_from_the_traits_named_above_it(app):
     editor = app.get_by_role("dialog", name="New character")
     editor.get_by_label("Name", exact=True).fill("Vex")
     part = sheet_part(editor, "d10 pool")
-    first = add_row(part, "Add a trait", "Trait 1")
-    first.get_by_label("Name").fill("Dexterity")
-    labelled(first, "Score").fill("5")
-    second = add_row(part, "Add a trait", "Trait 2")
-    second.get_by_label("Name").fill("Strenght")
-    labelled(second, "Score").fill("3")
-    skill = add_row(part, "Add a skill", "Skill 1")
-    skill.get_by_label("Name").fill("Lockpicking")
+    named_row(part, "Add a trait", "Trait 1", "Dexterity", 5)
+    second = named_row(part, "Add a trait", "Trait 2", "Strenght", 3)
+    skill = named_row(part, "Add a skill", "Skill 1", "Lockpicking")
     trait = labelled(skill, "Trait")
     expect(trait).to_have_role("combobox")  # a list, not a box to type in
     expect(trait.locator("option")).to_have_text(["Choose a trait", "Dexterity", "Strenght"])

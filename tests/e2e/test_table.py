@@ -88,13 +88,20 @@ def add_row(part: Locator, button: str, legend: str) -> Locator:
     return part.get_by_role("group", name=legend)
 
 
+def named_row(part: Locator, button: str, legend: str, name: str, score: int | None = None
+              ) -> Locator:
+    """A row added and given its Name (and Score)."""
+    row = add_row(part, button, legend)
+    row.get_by_label("Name").fill(name)
+    if score is not None:
+        labelled(row, "Score").fill(str(score))
+    return row
+
+
 def pool_sheet(dialog: Locator) -> None:
     part = sheet_part(dialog, "d10 pool")
-    trait = add_row(part, "Add a trait", "Trait 1")
-    trait.get_by_label("Name").fill("Dexterity")
-    labelled(trait, "Score").fill("5")
-    skill = add_row(part, "Add a skill", "Skill 1")
-    skill.get_by_label("Name").fill("Lockpicking")
+    named_row(part, "Add a trait", "Trait 1", "Dexterity", 5)
+    skill = named_row(part, "Add a skill", "Skill 1", "Lockpicking")
     labelled(skill, "Trait").select_option("Dexterity")
     labelled(skill, "Score").fill("7")
 
@@ -104,6 +111,18 @@ def pick(page: Page, name: str) -> None:
     select = page.get_by_label("From the sheet")
     option = select.locator("option").filter(has_text=re.compile(rf"^{re.escape(name)}"))
     select.select_option(option.first.get_attribute("value"))
+
+
+def lockpicking_roll(page: Page, name: str, *, luck: int, dr: int, dice: str) -> Locator:
+    """A d10 pool check rolled for a new character `name` holding pool_sheet's Lockpicking
+    (Dexterity 5, score 7), against `dr` with the `dice` given: the pool form."""
+    form = open_form(page, "pool")
+    new_character(page, name, luck=luck, sheet=pool_sheet)
+    pick(page, "Lockpicking")
+    fill(form, "DR", dr)
+    fill(form, "My dice", dice)
+    roll(page)
+    return form
 
 
 def stock(page: Page) -> Locator:
