@@ -291,7 +291,7 @@ def boot() -> None:
         ("the link", _open_address),
         ("the last result", lambda: result_panel.show_last(log_panel.log(),
                                                            str(window.location.hash))),
-    ) if not _step(step)]
+    ) if not _step(step, name)]
     if seed is not None:
         web.page["seeded"].textContent = forms.seeded_text(seed)
         web.page["seeded"].hidden = False
@@ -337,15 +337,23 @@ def _open_address() -> None:
         raise RuntimeError("the address could not be opened")
 
 
-def _step(step) -> bool:
+def _step(step, name: str = "") -> bool:
+    """Run one boot step; a named one is timed (User Timing: `skillcheck boot: NAME`, seen in the
+    browser's performance panel and read by benchmarks/boot_steps.py)."""
+    if name:
+        window.performance.mark(f"skillcheck boot: {name}")
     try:
         step()
     except Exception:
         window.console.error(traceback.format_exc())
         return False
+    finally:
+        if name:
+            window.performance.measure(f"skillcheck boot: {name}", f"skillcheck boot: {name}")
     return True
 
 
+window.performance.mark("skillcheck imported")
 try:
     boot()
 except Exception:
