@@ -149,8 +149,10 @@ def steps(marks: dict) -> dict[str, float]:
         out["boot, rest"] = marks["ready"] - marks["imported"] - sum(named.values())
         out["ready − runtime ready"] = marks["ready"] - marks["runtime"]
     out["ready"] = marks["ready"]
+    out.update({key[len(AFTER) + 2:] + " (after ready)": value for key, value in marks.items()
+                if key.startswith(AFTER + ": ")})
     if "settled" in marks:
-        out["after ready (until settled)"] = marks["settled"] - marks["ready"]
+        out["ready → deferred work done"] = marks["settled"] - marks["ready"]
     return out
 
 
