@@ -31,6 +31,9 @@ ROLL_AT_READY = """() => new Promise((done) => {
   }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-ready"] });
 })"""
 
+TODAY = """iso => new Date(iso).toLocaleString([], { hour: "2-digit", minute: "2-digit",
+                                                 second: "2-digit" })"""
+
 
 def kept_log() -> str:
     log = RollLog(MemoryStorage())
@@ -55,6 +58,10 @@ def test_the_log_left_behind_is_drawn_after_ready_with_no_roll(fresh_context, ap
     expect(page.get_by_role("button", name="Export")).to_be_enabled()
     # the last result, shown again before ready, is marked in the list once it is drawn
     expect(page.locator("#log-list [aria-current='true']")).to_have_count(1)
+    # each time in the player's language, as Date.toLocaleString says it (the list keeps one
+    # Intl.DateTimeFormat per kind of time instead of making one for each entry)
+    when = page.locator("#log-list .log-when").first
+    expect(when).to_have_text(page.evaluate(TODAY, when.get_attribute("datetime")))
 
 
 def test_a_roll_at_ready_is_logged_after_the_older_entries(fresh_context, app_url):
