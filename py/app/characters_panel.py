@@ -301,18 +301,19 @@ def close_editor() -> None:
     web.page["character-editor"]._dom_element.close()
 
 
-def _draft() -> dict | None:
-    """What Save would save now, or None when the editor holds something it would refuse."""
+def _draft() -> dict:
+    """What Save would save now; while the editor holds something Save would refuse (a new
+    character still without a name), its boxes as typed."""
+    tree = forms.tree_from(dom.controls(_editor(), closed_too=True))
     try:
-        return character_form.character_fields(
-            forms.tree_from(dom.controls(_editor(), closed_too=True)))[0]
+        return character_form.character_fields(tree)[0]
     except FieldError:
-        return None
+        return tree
 
 
 def unsaved() -> bool:
     """Whether the editor holds edits Save has not kept: a row added and left empty is none."""
-    return _draft() != session.opened or session.opened is None
+    return _draft() != session.opened
 
 
 def dismiss() -> None:
