@@ -21,7 +21,7 @@ import statistics
 import time
 
 import skillcheck
-from app.history import RollLog
+from app.log_model import RollLog
 from app.storage import MemoryStorage
 
 ENTRIES = 2000

@@ -200,6 +200,21 @@ def test_every_aspect_of_the_seed_is_accepted(mara):
 # ---- filling the form ----------------------------------------------------------------------------
 
 
+def test_names_saved_in_another_case_load_spelled_as_the_engine_does():
+    loaded = read_character({"id": 1, "name": "Mara", "sheets": {
+        "flip": {"aspects": {"hs": 4}, "skills": {"athletics": {"rank": 2},
+                                                  "knowledge:History": {"rank": 1}}},
+        "pool": {"traits": {"Dexterity": 5},
+                 "skills": {"Lockpicking": {"trait": "dexterity", "score": 7}}}}})
+    assert loaded["sheets"]["flip"]["aspects"] == {"HS": 4}
+    assert list(loaded["sheets"]["flip"]["skills"]) == ["Athletics", "Knowledge: History"]
+    assert loaded["sheets"]["pool"]["skills"]["Lockpicking"]["trait"] == "Dexterity"
+    with pytest.raises(FieldError) as twice:  # the same aspect in two cases: which one?
+        read_character({"id": 1, "name": "Mara",
+                        "sheets": {"flip": {"aspects": {"HS": 4, "hs": 2}}}})
+    assert twice.value.field == "sheets.flip.aspects.HS"
+
+
 def test_pickable_lists_skills_then_aspects_or_stats(mara):
     assert pickable(mara, "flip") == ["Athletics", "Knowledge: History", "Dueling", "Stealth",
                                       "AI", "HS", "SS"]

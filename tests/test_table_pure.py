@@ -140,6 +140,29 @@ def test_a_pick_fills_the_controls_of_the_form_it_belongs_to(system, mode, name,
     assert character_form.form_values(system, mode, name, fields) == (shown, values)
 
 
+def test_an_opposed_pick_fills_the_side_chosen_and_a_specialization_its_listed_name():
+    fields = characters.fill(MARA, "flip", "Athletics")
+    _, values = character_form.form_values("flip", "opposed", "Athletics", fields, "opponent",
+                                           "climbing")
+    assert values["opponent.rank"] == 3 and values["opponent.specialization"] == "Climbing"
+    assert character_form.as_request(values)["opponent.specialization"] is True
+    _, values = character_form.form_values("flip", "team", "Athletics", fields, "opponent",
+                                           "Ladders")  # no choice of side in a team flip
+    assert values["primary.specialization"] == "other"  # not in the rulebook's list
+    knowledge = characters.fill(MARA, "flip", "Knowledge: History")
+    _, values = character_form.form_values("flip", "unopposed", "Knowledge: History",
+                                           knowledge, "", "Dynasties")
+    assert values["specialization"] == "yes"  # Knowledge lists none
+
+
+def test_the_bar_speaks_of_a_difficulty_only_where_there_is_one():
+    said = character_form.pick_said(MARA, "Athletics", "flip", "opposed", "initiator")
+    assert said == ("Mara: Athletics is in the form, on the initiator’s side. Fill in the "
+                    "opponent’s side.")
+    said = character_form.pick_said(MARA, "Athletics", "flip", "unopposed", "", "Climbing")
+    assert "Specialization: Climbing (flip+1)" in said and "GM sets the difficulty" in said
+
+
 def test_the_sheet_lists_skills_then_aspects_and_stats_each_once():
     assert character_form.pick_options(MARA, "flip") == [
         ("Athletics", "Athletics"), ("Knowledge: History", "Knowledge: History"),

@@ -187,11 +187,12 @@ def editor_box(ident: str, name: str, editor: Box) -> list[str]:
     """One control of the character editor, as character_form declares it."""
     if editor.kind == "check":
         return check_box(ident, name, editor.label)
-    if editor.kind == "skill":
+    if editor.kind in ("skill", "trait"):  # the page fills the list (characters_panel)
         return ['<div class="field wide">',
                 f'  <label for="{ident}">{escape(editor.label)}</label>',
-                f'  <select id="{ident}" name="{name}">',
-                '    <option value="">Choose a skill</option>',
+                f'  <select id="{ident}" name="{name}"'
+                f'{" data-traits" if editor.kind == "trait" else ""}>',
+                f'    <option value="">Choose a {editor.kind}</option>',
                 '  </select>',
                 '</div>']
     if editor.kind == "notes":

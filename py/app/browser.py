@@ -141,11 +141,17 @@ def run_pending() -> None:
 
 # ---- times, files, clipboard ---------------------------------------------------------------------
 
-_LOCALES = to_js([])  # the browser's own language
-_SHORT = to_js({"month": "short", "day": "numeric", "hour": "2-digit", "minute": "2-digit",
-                "second": "2-digit"})
-_TODAY = to_js({"hour": "2-digit", "minute": "2-digit", "second": "2-digit"})
-_LONG = to_js({"dateStyle": "medium", "timeStyle": "medium"})
+_FORMATS = {"short": {"month": "short", "day": "numeric", "hour": "2-digit", "minute": "2-digit",
+                      "second": "2-digit"},
+            "today": {"hour": "2-digit", "minute": "2-digit", "second": "2-digit"},
+            "long": {"dateStyle": "medium", "timeStyle": "medium"}}
+
+
+@functools.cache
+def _format(kind: str):
+    """One Intl.DateTimeFormat per kind, in the browser's own language, made on first use:
+    `toLocaleString` with options makes a new one on every call, twice for each log entry drawn."""
+    return window.Intl.DateTimeFormat.new(to_js([]), to_js(_FORMATS[kind]))
 
 
 def short_time(iso: str) -> str:
@@ -153,11 +159,11 @@ def short_time(iso: str) -> str:
     times a minute), its date only when not today: "18:48:05", "29 Nov, 18:48:05"."""
     date = window.Date.new(iso)
     today = date.toDateString() == window.Date.new().toDateString()
-    return date.toLocaleString(_LOCALES, _TODAY if today else _SHORT)
+    return _format("today" if today else "short").format(date)
 
 
 def long_time(iso: str) -> str:
-    return window.Date.new(iso).toLocaleString(_LOCALES, _LONG)
+    return _format("long").format(window.Date.new(iso))
 
 
 def download(name: str, text: str, kind: str = "application/json") -> None:

@@ -39,12 +39,13 @@ from .storage import FieldError
 @dataclass(frozen=True)
 class Box:
     """One control of the editor: a number box (lo to hi), a text box or the notes (at most
-    `longest` characters), a checkbox, or the list of the seed's skills."""
+    `longest` characters), a checkbox, the list of the seed's skills, or the list of the
+    traits named on the sheet."""
 
     key: str
     label: str
     hint: str = ""
-    kind: str = "number"  # number | text | notes | check | skill
+    kind: str = "number"  # number | text | notes | check | skill | trait
     lo: int = 0
     hi: int = 0
     longest: int = 0
@@ -85,7 +86,7 @@ GROUPS = {
     "pool_traits": Group("pool", "traits", "score", "trait", (
         NAME, number("score", "Score", "dice in the pool", TRAIT))),
     "pool_skills": Group("pool", "skills", None, "skill", (
-        NAME, text("trait", "Trait", "one of the traits"),
+        NAME, Box("trait", "Trait", kind="trait"),
         number("score", "Score", "succeeds at or under", SCORE),
         number("bonus", "Bonus", "free increments", BONUS))),
     "fluke_stats": Group("fluke", "stats", "dice", "stat", (NAME, DICE_BOX)),
@@ -100,6 +101,14 @@ CHARACTER = (text("name", "Name", wide=True),
 ASPECT_BOXES = tuple(number(code, code, "", ASPECT) for code in ASPECTS)
 PLAIN = tuple(box.key for box in CHARACTER)
 NAME_CONTROL = {"flip_skills": "skill"}  # the control that names a row, when not "name"
+
+
+def trait_names(tree: dict) -> list[str]:
+    """The traits named in the editor's pool_traits rows, each once, in order: what a pool
+    skill's Trait list offers."""
+    names = (str(row.get("name") or "").strip() for row in tree.get("pool_traits") or []
+             if isinstance(row, dict))
+    return list(dict.fromkeys(name for name in names if name))
 
 
 def _flip_skill_name(row: dict) -> str | None:
@@ -210,27 +219,82 @@ def editor_values(character: dict | None) -> tuple[dict[str, int], dict[str, obj
 
 # ---- a character's pick → the check form ---------------------------------------------------------
 
-SIDE_OF_MODE = {"opposed": "initiator", "team": "primary"}  # the side a character's pick fills
+SIDE_OF_MODE = {"opposed": "initiator", "team": "primary"}  # the side a pick fills unless told
+SIDES = {"opposed": ("initiator", "opponent")}  # the sides a player may choose a pick to fill
 
 
-def form_values(system: str, mode: str | None, name: str, fields: dict) -> tuple[str | None,
-                                                                               dict[str, object]]:
+def form_values(system: str, mode: str | None, name: str, fields: dict, side: str = "",
+                specialization: str = "") -> tuple[str | None, dict[str, object]]:
     """characters.fill's fields for `name` → (the flip mode to show, or None to keep the one
     shown; {control name: value}). A flip skill also picks itself in the skill list, and in an
-    opposed or team flip it fills the initiator's or primary's side."""
+    opposed or team flip it fills the initiator's or primary's side, or the `side` of SIDES the
+    player chose. The sheet's `specialization` for the skill is chosen in the form's list: by
+    its name when the rulebook lists it for the skill, else as one agreed with the GM."""
     fields = dict(fields)
     if "mode" in fields:
         mode = fields.pop("mode")
     elif system == "flip" and mode == "aspect":
         mode = "unopposed"  # a skill is flipped in an unopposed check unless the GM says else
-    side = SIDE_OF_MODE.get(mode, "") if system == "flip" else ""
+    side = side_for(system, mode, side)
     prefix = f"{side}." if side else ""
     values: dict[str, object] = {}
     skill = seed_skill(name) if system == "flip" and mode != "aspect" else None
     if skill is not None:
         values[f"{prefix}skill"] = skill.name
+        if specialization:
+            fields["specialization"] = specialization_choice(skill, specialization)
     values.update({f"{prefix}{key}": value for key, value in fields.items()})
     return (mode if system == "flip" else None), values
+
+
+def side_for(system: str, mode: str | None, chosen: str = "") -> str:
+    """The side of the flip form a pick fills: the `chosen` one where the player may choose
+    (SIDES), else the mode's own (SIDE_OF_MODE); "" for a form without sides."""
+    if system != "flip":
+        return ""
+    return chosen if chosen in SIDES.get(mode, ()) else SIDE_OF_MODE.get(mode, "")
+
+
+def saved_specialization(character: dict, system: str, name: str) -> str:
+    """The specialization the character's flip sheet holds for the skill `name`, or ""."""
+    if system != "flip":
+        return ""
+    entry = character["sheets"].get("flip", {}).get("skills", {}).get(name)
+    return entry["specialization"] if entry else ""
+
+
+def specialization_choice(skill, specialization: str) -> str:
+    """The option of the form's Specialization list a sheet's specialization stands for: the
+    rulebook's name for it ("climbing" → "Climbing"), "other" (another, agreed with the GM)
+    for a skill with a list, "yes" for one without (dom.apply_skill draws the same options)."""
+    for listed in skill.specializations:
+        if listed.casefold() == specialization.casefold():
+            return listed
+    return "other" if skill.specializations else "yes"
+
+
+def as_request(values: dict[str, object]) -> dict[str, object]:
+    """form_values' controls as the request holds them: a chosen specialization is a yes."""
+    return {key: bool(value) if key.rsplit(".", 1)[-1] == "specialization" else value
+            for key, value in values.items()}
+
+
+def pick_said(character: dict, name: str, system: str, mode: str | None, side: str = "",
+              specialization: str = "") -> str:
+    """What the bar says after a pick filled the form (`mode` the form now shows, `side` the
+    one filled): where it went, the specialization chosen, and what is left to set. An
+    opposed flip has no difficulty: the other side is what the pick is tested against."""
+    said = [f"{character['name']}: {name} is in the form"
+            + (f", on the {side}’s side." if side else ".")]
+    if specialization:
+        said.append(f"Specialization: {specialization} (flip+1); choose None if the GM does "
+                    "not allow it.")
+    if system == "flip" and mode == "opposed":
+        other = next(s for s in SIDES["opposed"] if s != side)
+        said.append(f"Fill in the {other}’s side.")
+    else:
+        said.append("The GM sets the difficulty and modifiers.")
+    return " ".join(said)
 
 
 def pick_options(character: dict, system: str) -> list[tuple[str, str]]:

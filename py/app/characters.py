@@ -104,8 +104,11 @@ def _name(value: object, field: str) -> str:
     return text
 
 
-def _named(value: object, field: str, read: Callable[[object, str, str], object]) -> dict:
-    """A map of names to values, each read by `read(value, field, name)`; at most MOST_SKILLS."""
+def _named(value: object, field: str, read: Callable[[object, str, str], object],
+           known: Callable[[str], str] = str) -> dict:
+    """A map of names to values, each read by `read(value, field, name)`; at most MOST_SKILLS.
+    `known` spells a name as the engine does ("hs" → "HS"): sheets saved with other cases load,
+    and a name given twice in two cases is refused."""
     if value is None:
         return {}
     if not isinstance(value, dict):
@@ -114,9 +117,17 @@ def _named(value: object, field: str, read: Callable[[object, str, str], object]
         raise FieldError(field, f"must hold at most {MOST_SKILLS} entries")
     named = {}
     for key, inner in value.items():
-        name = _name(key, field)
+        name = known(_name(key, field))
+        if name in named:
+            raise FieldError(f"{field}.{name}", "is listed twice")
         named[name] = read(inner, f"{field}.{name}", name)
     return named
+
+
+def spelled_as(names) -> Callable[[str], str]:
+    """`known` for _named: a name matching one of `names` but for case becomes that one."""
+    by_fold = {name.casefold(): name for name in names}
+    return lambda name: by_fold.get(name.casefold(), name)
 
 
 def within(spec: Whole, value: object, field: str) -> int:
@@ -140,6 +151,17 @@ def _flag(value: object, field: str) -> bool:
     if not isinstance(value, bool):
         raise FieldError(field, "must be true or false")
     return value
+
+
+SKILL_NAME = spelled_as(BY_NAME)
+ASPECT_NAME = spelled_as(ASPECTS)
+
+
+def flip_skill_name(name: str) -> str:
+    """A flip-sheet skill name with its skill spelled as the list does: "knowledge: History" →
+    "Knowledge: History" (the type is the player's own word)."""
+    base, colon, kind = name.partition(":")
+    return f"{SKILL_NAME(base.strip())}: {kind.strip()}".rstrip() if colon else SKILL_NAME(name)
 
 
 def seed_skill(name: str):
@@ -178,7 +200,7 @@ def _flip_skill(value: object, field: str, name: str) -> dict:
 def _pool_skill(traits: dict) -> Callable[[object, str, str], dict]:
     def read(value: object, field: str, _: str) -> dict:
         value = _object(value, field)
-        trait = _name(value.get("trait"), f"{field}.trait")
+        trait = spelled_as(traits)(_name(value.get("trait"), f"{field}.trait"))
         if trait not in traits:
             raise FieldError(f"{field}.trait", "must be one of the character's traits")
         return {"trait": trait, "score": within(SCORE, value.get("score"), f"{field}.score"),
@@ -187,8 +209,9 @@ def _pool_skill(traits: dict) -> Callable[[object, str, str], dict]:
 
 
 def _flip_sheet(value: dict, field: str) -> dict:
-    return {"aspects": _named(value.get("aspects"), f"{field}.aspects", _aspect),
-            "skills": _named(value.get("skills"), f"{field}.skills", _flip_skill)}
+    return {"aspects": _named(value.get("aspects"), f"{field}.aspects", _aspect, ASPECT_NAME),
+            "skills": _named(value.get("skills"), f"{field}.skills", _flip_skill,
+                             flip_skill_name)}
 
 
 def _pool_sheet(value: dict, field: str) -> dict:

@@ -110,6 +110,8 @@ def render() -> None:
     web.page["who-pick"].innerHTML = '<option value="">Choose what to roll…</option>' + "".join(
         f'<option value="{escape(value)}">{escape(label)}</option>' for value, label in choices)
     web.page["who-pick-field"].hidden = not choices
+    sides = character_form.SIDES.get(dom.shown()[1]) if system == "flip" else None
+    web.page["who-side-field"].hidden = not (choices and sides)
     web.page["who-stock"].textContent = (
         f"Luck {character['luck']:,} · XP {character['xp']:,}" if character else "")
     web.page["who-edit"].hidden = character is None
@@ -186,12 +188,17 @@ def on_pick(event) -> None:
     if character is None or not name:
         return
     system, mode = dom.shown()
-    mode, values = character_form.form_values(system, mode, name, fill(character, system, name))
-    session.filled = (system, name, values)
+    specialization = character_form.saved_specialization(character, system, name)
+    chosen = web.page["who-side"].value
+    mode, values = character_form.form_values(system, mode, name, fill(character, system, name),
+                                              chosen, specialization)
+    session.filled = (system, name, character_form.as_request(values))
     session.fill_form(mode, values)
     web.page["who-pick"].value = ""  # the same pick can fill the form again after edits
-    say(f"{character['name']}: {name} is in the form. The GM sets the difficulty and "
-        "modifiers.")
+    shown = mode or dom.shown()[1]
+    side = character_form.side_for(system, shown, chosen)
+    said = specialization if shown != "aspect" else ""
+    say(character_form.pick_said(character, name, system, shown, side, said))
 
 
 @when("click", "#who-undo")
@@ -256,16 +263,86 @@ def open_editor(character: dict | None) -> None:
         dom.reset_repeat(group)
         for _ in range(rows[group]):
             dom.repeat_add(group)
+    _trait_lists(character_form.trait_names(forms.tree_from(
+        (name, "text", value) for name, value in values.items() if name.startswith("pool_"))))
     dom.set_values(form, values)
     for details in form.find("details"):
         details.open = False
     web.page["editor-delete"].hidden = character is None
+    session.opened = _draft()
     web.page["character-editor"]._dom_element.showModal()
     web.page["ce-name"]._dom_element.focus()
 
 
+def _trait_lists(names: list[str] | None = None) -> None:
+    """Each pool skill's Trait list offers the traits named above it (by default, as the
+    editor holds them now), keeping its choice while that trait is still there."""
+    if names is None:
+        names = character_form.trait_names(forms.tree_from(dom.controls(_editor(),
+                                                                        closed_too=True)))
+    options = '<option value="">Choose a trait</option>' + "".join(
+        f'<option value="{escape(name)}">{escape(name)}</option>' for name in names)
+    for select in _editor().find("select[data-traits]"):
+        was = select.value
+        select.innerHTML = options
+        select.value = was if was in names else ""
+
+
+@when("input", "#character-form")
+@guarded
+def on_editor_input(event) -> None:
+    """A trait named or renamed: the skills' Trait lists follow."""
+    name = event.target.name or ""
+    if name.startswith("pool_traits.") and name.endswith(".name"):
+        _trait_lists()
+
+
 def close_editor() -> None:
     web.page["character-editor"]._dom_element.close()
+
+
+def _draft() -> dict:
+    """What Save would save now; while the editor holds something Save would refuse (a new
+    character still without a name), its boxes as typed."""
+    tree = forms.tree_from(dom.controls(_editor(), closed_too=True))
+    try:
+        return character_form.character_fields(tree)[0]
+    except FieldError:
+        return tree
+
+
+def unsaved() -> bool:
+    """Whether the editor holds edits Save has not kept: a row added and left empty is none."""
+    return _draft() != session.opened
+
+
+def dismiss() -> None:
+    """Escape, Back or Cancel: the editor closes at once when nothing changed, else after the
+    player agrees to drop their edits (the page's own question, not window.confirm)."""
+    if not unsaved():
+        close_editor()
+        return
+    saved = roster().get(session.editing) if session.editing else None
+    browser.ask(f"Drop your changes? {saved['name']} stays as saved." if saved else
+                "Drop this new character? Nothing is saved.", "Drop changes", close_editor)
+
+
+@when("keydown", "#character-editor")
+@guarded
+def on_editor_key(event) -> None:
+    """Escape asks first when there are edits; kept from the dialog, no close is requested."""
+    if event.key == "Escape" and unsaved():
+        event.preventDefault()
+        dismiss()
+
+
+@when("cancel", "#character-editor")
+@guarded
+def on_editor_cancel(event) -> None:
+    """A close request other than Escape (a phone's Back gesture): the same question."""
+    if unsaved():
+        event.preventDefault()
+        dismiss()
 
 
 def save() -> None:
@@ -309,9 +386,10 @@ def on_save(event) -> None:
 @browser.button_clicks("#character-form")
 def on_editor_button(button) -> None:
     if dom.repeat_button(button, added=_focus_first):
+        _trait_lists()  # a skill row added gets the list; a trait row removed leaves it
         return
     if button.id == "editor-cancel":
-        close_editor()
+        dismiss()
     elif button.id == "editor-delete":
         character = roster().get(session.editing)
         browser.ask(f"Delete {character['name']}? Their sheet, Luck and XP are forgotten; the "

@@ -169,8 +169,8 @@ def fill_skills(skills: list[dict]) -> None:
 
 def set_values(form, values: dict[str, object]) -> None:
     """Put values into the form's controls by name: ticks take True/False, a yes/no select
-    (data-kind="flag") is set to its "no" for False and to its first "yes" for True unless one
-    is chosen, anything else takes the value as text."""
+    (data-kind="flag") is set to its "no" for False, to the option a text names, and to its
+    first "yes" for True unless one is chosen; anything else takes the value as text."""
     for name, value in values.items():
         control = _control(form, name)
         if control is None:
@@ -180,6 +180,8 @@ def set_values(form, values: dict[str, object]) -> None:
         elif control.getAttribute("data-kind") == "flag":
             if not value:
                 control.value = ""
+            elif isinstance(value, str) and any(o.value == value for o in control.find("option")):
+                control.value = value
             elif not control.value and len(control.find("option:not([value=''])")):
                 control.value = control.find("option:not([value=''])")[0].value
         else:

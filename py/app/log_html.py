@@ -14,7 +14,8 @@ from skillcheck import SYSTEMS
 
 from .check_words import system_name, title
 from .log_model import draw_of
-from .result_html import sentence_case, side_title, tone
+from .outcome_words import outcome_name
+from .result_html import side_title, tone
 
 PAGE = 50  # entries drawn at first and at each "show more": a long log costs no more than this
 KINDS_SHOWN_AGAIN = ("check", "reveal")
@@ -50,9 +51,7 @@ def entry_html(entry: dict, when: Callable[[str], str], shown: int | None = None
         return (f'<li class="log-row"><p class="log-note" data-kind="{entry["kind"]}">{time}'
                 f'<span class="log-system">{named}</span>'
                 f'<span class="log-summary">{escape(entry["summary"])}</span></p>{delete}</li>')
-    outcome = sentence_case(entry["outcome"])
-    if entry["request"].get("mode") == "opposed":
-        outcome += " wins"  # as the result's headline says it
+    outcome = outcome_name(entry["request"].get("system", ""), entry["outcome"])  # as headlined
     if entry["kind"] == "reveal":
         outcome = f"Revealed: {outcome}"
     draw = draw_text(entry["request"])

@@ -26,15 +26,15 @@ def log() -> RollLog:
 
 
 def start(booted: Session, warnings: list[str]) -> None:
-    """Load the log (a damaged one is backed up: the warnings say where) and draw it; checks
-    drawn from the page's seed are logged with it."""
+    """Load the log (a damaged one is backed up: the warnings say where), ready to record and
+    to show the last result; its list is drawn after ready (main.py: `render`, deferred), as
+    nothing the first roll needs is in it. Checks drawn from the page's seed are logged with it."""
     global session
     session = booted
     session.log = RollLog(session.storage)
     web.page["log-filter"].innerHTML = log_html.filter_options_html()
     warnings = [*warnings, *session.log.warnings]
     say(" ".join(warnings), problem=bool(warnings))
-    render()
 
 
 def refresh() -> None:

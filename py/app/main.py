@@ -291,7 +291,7 @@ def boot() -> None:
         ("the link", _open_address),
         ("the last result", lambda: result_panel.show_last(log_panel.log(),
                                                            str(window.location.hash))),
-    ) if not _step(step)]
+    ) if not _step(step, name)]
     if seed is not None:
         web.page["seeded"].textContent = forms.seeded_text(seed)
         web.page["seeded"].hidden = False
@@ -300,6 +300,23 @@ def boot() -> None:
                 "the console. You can still roll.")
     web.page["roll"].disabled = False
     document.documentElement.dataset.ready = "true"
+    window.performance.mark("skillcheck ready")
+    for name, step in AFTER_READY:
+        browser.later(lambda name=name, step=step: _later_step(name, step))
+    browser.later(lambda: window.performance.measure("skillcheck after ready", "skillcheck ready"))
+
+
+# What the first roll does not need, done once the page is ready and idle (browser.later: in
+# this order, before any roll's log job queued meanwhile, whose own drawing follows it).
+AFTER_READY = (
+    ("the roll log's list", log_panel.render),
+)
+
+
+def _later_step(name: str, step) -> None:
+    if not _step(step, name, "skillcheck after ready: "):
+        trouble(f"Part of the page could not start ({name}); the details are in the console. "
+                "You can still roll.")
 
 
 def kept_forms() -> form_memory.FormMemory:
@@ -337,15 +354,23 @@ def _open_address() -> None:
         raise RuntimeError("the address could not be opened")
 
 
-def _step(step) -> bool:
+def _step(step, name: str = "", timing: str = "skillcheck boot: ") -> bool:
+    """Run one boot step; a named one is timed (User Timing: `skillcheck boot: NAME`, seen in the
+    browser's performance panel and read by benchmarks/boot_steps.py)."""
+    if name:
+        window.performance.mark(timing + name)
     try:
         step()
     except Exception:
         window.console.error(traceback.format_exc())
         return False
+    finally:
+        if name:
+            window.performance.measure(timing + name, timing + name)
     return True
 
 
+window.performance.mark("skillcheck imported")
 try:
     boot()
 except Exception:

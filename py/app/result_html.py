@@ -97,10 +97,9 @@ def side_title(field: str) -> str:
 
 
 def _outcome_words(result: dict) -> str:
-    words = sentence_case(str(result.get("outcome", "")))
-    if "tiebreak" in result:  # an opposed check names its winner
-        words += " wins"
-    return words
+    """The outcome as its rulebook names it, as the odds do ("Basic Success"); an opposed
+    check names its winner ("Initiator wins")."""
+    return outcome_name(str(result.get("system", "")), str(result.get("outcome", "")))
 
 
 def headline(result: dict) -> str:

@@ -78,12 +78,10 @@ def perform(request: dict, animate: bool, refit: bool = False, again: bool = Fal
 
 
 def scroll_to_result(block: str = "nearest") -> None:
-    """Bring the result into view; "nearest" brings its whole panel, so Re-roll and Share under
-    it are not left beneath a phone's fixed roll bar (the page's scroll padding keeps it clear)."""
-    target = web.page["result"]._dom_element
-    if block == "nearest":
-        target = target.closest("section")
-    target.scrollIntoView(block=block, behavior="auto" if dom.reduced_motion() else "smooth")
+    """Bring the result's whole panel into view, so Re-roll and Share under it are not left
+    beneath a phone's fixed roll bar (the page's scroll padding keeps it clear)."""
+    web.page["result"]._dom_element.closest("section").scrollIntoView(
+        block=block, behavior="auto" if dom.reduced_motion() else "smooth")
 
 
 def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:

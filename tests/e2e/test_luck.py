@@ -9,18 +9,13 @@ import re
 import skillcheck
 from playwright.sync_api import expect
 from test_page import fill, open_form
-from test_table import LOG_ENTRIES, new_character, pick, pool_sheet, roll, stock, stored_log
+from test_table import LOG_ENTRIES, lockpicking_roll, roll, stock, stored_log
 
 DICE = [1, 2, 9, 9, 3]  # Lockpicking 7 against DR 3: three natural successes, IoS 1 (basic)
 
 
 def test_luck_is_offered_after_the_roll_and_spent_on_the_same_dice(app):
-    form = open_form(app, "pool")
-    new_character(app, "Vex", luck=5, sheet=pool_sheet)
-    pick(app, "Lockpicking")
-    fill(form, "DR", 3)
-    fill(form, "My dice", " ".join(map(str, DICE)))
-    roll(app)
+    lockpicking_roll(app, "Vex", luck=5, dr=3, dice=" ".join(map(str, DICE)))
     request = {"system": "pool", "trait": 5, "skill": 7, "dr": 3, "luck": 5, "dice": DICE}
     shown = skillcheck.resolve(request)
     assert (shown["outcome"], shown["luck_used"]) == ("basic", 0)

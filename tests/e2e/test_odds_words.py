@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 from test_page import fill, open_form
+from test_table import roll
 
 
 def pool(page: Page, **values) -> None:
@@ -53,3 +54,12 @@ def test_a_secret_dr_chart_gives_the_gm_numbers_and_at_least_odds(app):
                                                                     exact=True))
     expect(three.get_by_role("cell")).to_have_text(["30.9 %", "83.7 %"])
     expect(table).to_contain_text("“At least” is the chance of success against a DR")
+
+
+def test_the_result_headline_names_the_outcome_as_the_odds_do(app):
+    app.set_viewport_size({"width": 390, "height": 844})
+    pool(app, Trait=5, Skill=7, DR=3, **{"My dice": "1 2 9 9 3"})  # IoS 1: a basic success
+    roll(app)
+    expect(app.locator("#result .headline strong")).to_have_text("Basic Success")
+    expect(row(app, "Basic Success")).to_have_count(1)  # the same words as the odds
+    expect(app.locator("#roll-last strong")).to_have_text("Basic Success")

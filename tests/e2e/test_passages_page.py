@@ -25,5 +25,5 @@ def test_double_ought_in_my_dice_rolls_a_hundred(booted):
     fill(form, "Base", 40)
     fill(form, "My dice", "00")
     booted.get_by_role("button", name="Roll", exact=True).click()
-    expect(booted.locator("#result .headline")).to_contain_text("Critical fail")
+    expect(booted.locator("#result .headline")).to_contain_text("Critical Fail")
     expect(booted.locator("#result .roll-total")).to_contain_text("100")

@@ -9,8 +9,8 @@ import re
 import skillcheck
 from app import links
 from playwright.sync_api import expect
-from test_page import fill, open_form
-from test_table import READY, new_character, pick, pool_sheet, roll
+from test_page import fill
+from test_table import READY, lockpicking_roll, roll
 
 # Headless Chromium has no navigator.share: the share path is tested through this stand-in,
 # which records what the page gave it (a string in __refuse makes it refuse, as a person
@@ -32,12 +32,7 @@ Object.defineProperty(Navigator.prototype, "vibrate", {configurable: true, value
 def test_without_a_share_sheet_the_link_is_copied_and_copy_as_text_gives_a_chat_line(app):
     assert app.evaluate("'share' in navigator") is False  # the fallback is what runs here
     app.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    form = open_form(app, "pool")
-    new_character(app, "Mara", luck=3, sheet=pool_sheet)
-    pick(app, "Lockpicking")
-    fill(form, "DR", 2)
-    fill(form, "My dice", "6 3 7 1 9")
-    roll(app)
+    lockpicking_roll(app, "Mara", luck=3, dr=2, dice="6 3 7 1 9")
     result = skillcheck.resolve({"system": "pool", "trait": 5, "skill": 7, "dr": 2,
                                  "dice": [6, 3, 7, 1, 9]})
 

@@ -88,14 +88,21 @@ def add_row(part: Locator, button: str, legend: str) -> Locator:
     return part.get_by_role("group", name=legend)
 
 
+def named_row(part: Locator, button: str, legend: str, name: str, score: int | None = None
+              ) -> Locator:
+    """A row added and given its Name (and Score)."""
+    row = add_row(part, button, legend)
+    row.get_by_label("Name").fill(name)
+    if score is not None:
+        labelled(row, "Score").fill(str(score))
+    return row
+
+
 def pool_sheet(dialog: Locator) -> None:
     part = sheet_part(dialog, "d10 pool")
-    trait = add_row(part, "Add a trait", "Trait 1")
-    trait.get_by_label("Name").fill("Dexterity")
-    labelled(trait, "Score").fill("5")
-    skill = add_row(part, "Add a skill", "Skill 1")
-    skill.get_by_label("Name").fill("Lockpicking")
-    labelled(skill, "Trait").fill("Dexterity")
+    named_row(part, "Add a trait", "Trait 1", "Dexterity", 5)
+    skill = named_row(part, "Add a skill", "Skill 1", "Lockpicking")
+    labelled(skill, "Trait").select_option("Dexterity")
     labelled(skill, "Score").fill("7")
 
 
@@ -104,6 +111,18 @@ def pick(page: Page, name: str) -> None:
     select = page.get_by_label("From the sheet")
     option = select.locator("option").filter(has_text=re.compile(rf"^{re.escape(name)}"))
     select.select_option(option.first.get_attribute("value"))
+
+
+def lockpicking_roll(page: Page, name: str, *, luck: int, dr: int, dice: str) -> Locator:
+    """A d10 pool check rolled for a new character `name` holding pool_sheet's Lockpicking
+    (Dexterity 5, score 7), against `dr` with the `dice` given: the pool form."""
+    form = open_form(page, "pool")
+    new_character(page, name, luck=luck, sheet=pool_sheet)
+    pick(page, "Lockpicking")
+    fill(form, "DR", dr)
+    fill(form, "My dice", dice)
+    roll(page)
+    return form
 
 
 def stock(page: Page) -> Locator:
@@ -367,7 +386,7 @@ def test_a_characters_skill_fills_the_form_and_rolls(app):
     expect(labelled(initiator, "Skill")).to_have_value("Athletics")
     expect(labelled(initiator, "Rank")).to_have_value("3")
     expect(labelled(initiator, "Aspect")).to_have_value("4")
-    expect(labelled(initiator, "Specialization")).to_have_value("")  # the GM says if it applies
+    expect(labelled(initiator, "Specialization")).to_have_value("Climbing")  # the sheet's
     expect(labelled(form.get_by_role("group", name="Opponent"), "Rank")).to_have_value("4")
     roll(app)
     entry = stored_log(app)["entries"][-1]
@@ -411,6 +430,9 @@ def test_a_bad_sheet_is_named_beside_its_box_and_nothing_is_saved(app):
     expect(rank).to_have_attribute("aria-invalid", "true")
     expect(dialog.get_by_role("alert")).to_have_text("Rank: must be a whole number from 0 to 52")
     dialog.get_by_role("button", name="Cancel").click()
+    app.get_by_role("dialog", name="Drop this new character? Nothing is saved.").get_by_role(
+        "button", name="Drop changes").click()
+    expect(dialog).to_be_hidden()
     assert app.evaluate("localStorage.getItem('skillcheck.characters')") is None
 
 

@@ -7,18 +7,13 @@ from __future__ import annotations
 import skillcheck
 from playwright.sync_api import expect
 from test_page import fill, open_form
-from test_table import new_character, pick, pool_sheet, roll
+from test_table import lockpicking_roll, roll
 
 PICKERS = ".chip span, .segment span"
 
 
 def test_counts_agree_with_their_nouns_and_helpers_stay_helpers(app):
-    form = open_form(app, "pool")
-    new_character(app, "Vex", luck=2, sheet=pool_sheet)
-    pick(app, "Lockpicking")
-    fill(form, "DR", 1)
-    fill(form, "My dice", "1 9 9 9 9")
-    roll(app)
+    form = lockpicking_roll(app, "Vex", luck=2, dr=1, dice="1 9 9 9 9")
     explain = app.locator("#result .explain")
     expect(explain).to_contain_text("1 success against DR 1")
     expect(explain).not_to_contain_text("1 successes")
