@@ -33,7 +33,8 @@ first roll straight after it; ratios against the bare page in the same engine.
 --throttled measures a phone on mobile data instead: for each named profile (DevTools' Fast 4G
 and Slow 4G network presets with the CPU 4× slower, or none), a first visit and a repeat visit of
 the app and of the bare page (and, with experiments, of the app taking its snapshot on every
-first visit), each in a new context, served gzip, A/B alternating; --budget applies per profile.
+first visit, and of the app shipping Pyodide's whole standard library, built from the sources),
+each in a new context, served gzip, A/B alternating; --budget applies per profile.
 """
 
 from __future__ import annotations
@@ -574,11 +575,17 @@ def visits(browser: Browser, served: build.Server, profile: str, worker: bool) -
         context.close()
 
 
+def whole_stdlib() -> Path:
+    """The app built from the sources with Pyodide's whole standard library, its snapshot made
+    against that file: the app as it shipped before the trim (build.trim_stdlib)."""
+    return build.build(out=OUT / "sites" / "app-whole-stdlib", trim=False)
+
+
 def run_throttled(profiles: list[str], runs: int, dist: Path | None, experiments: bool,
                   budget: float) -> dict:
     """For each profile, rounds of first and repeat visits of the app and the bare page (and,
-    with experiments, the app taking its snapshot on every first visit), each served gzip, while
-    another round fits in `budget` s (per profile)."""
+    with experiments, the app taking its snapshot on every first visit and the app with the whole
+    standard library), each served gzip, while another round fits in `budget` s (per profile)."""
     load = os.getloadavg()[0]
     sites = make_sites(dist)
     samples: dict[str, list[float]] = {}
@@ -587,6 +594,7 @@ def run_throttled(profiles: list[str], runs: int, dist: Path | None, experiments
                    "bare": server(stack, sites["bare"], Gzipping)}
         if experiments:
             servers["app, snapshot always"] = server(stack, sites["app-snapshot-always"], Gzipping)
+            servers["app, whole stdlib"] = server(stack, whole_stdlib(), Gzipping)
         browser = playwright.chromium.launch(**launch_args())
         stack.callback(browser.close)
         rounds = {}
