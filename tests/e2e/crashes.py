@@ -78,8 +78,10 @@ class Crashes:
                 text = log.read(64 * 1024)
         except OSError as error:
             return [f"(log unreadable: {error})"]
-        before, after = (_lines(part) for part in (text[:offset - start], text[offset - start:]))
-        kept = before[1:][-BEFORE_LINES:] + after[:EXCERPT_LINES]  # before[0] may be cut short
+        head = text[:offset - start]
+        if start:  # its first line is cut short
+            head = head.partition(b"\n")[2]
+        kept = _lines(head)[-BEFORE_LINES:] + _lines(text[offset - start:])[:EXCERPT_LINES]
         return kept or ["(nothing but the usual start-up lines)"]
 
 
