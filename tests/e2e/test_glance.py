@@ -101,6 +101,24 @@ def test_without_characters_the_character_bar_is_one_row(screen):
     assert who["height"] <= 150
 
 
+# The room a <select> leaves its chosen option's words, against their width in its own font.
+CLIPPED = """el => { const s = getComputedStyle(el), pen = document.createElement("canvas")
+    .getContext("2d"); pen.font = s.font;
+    return pen.measureText(el.options[el.selectedIndex].text).width
+        > el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight); }"""
+
+
+@pytest.mark.parametrize("width", [360, 375])
+def test_on_a_small_phone_the_empty_character_list_is_not_clipped(module_contexts, app_url,
+                                                                   width):
+    page = module_contexts(viewport={"width": width, "height": 740}).new_page()
+    page.goto(app_url + "#system=pool")
+    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    character = page.get_by_label("Character", exact=True)
+    expect(character).to_have_value("")  # "No character", beside or over "New character"
+    assert not character.evaluate(CLIPPED)
+
+
 def test_on_a_320_px_phone_every_stepper_shows_its_number(module_contexts, app_url):
     page = module_contexts(viewport={"width": 320, "height": 640}).new_page()
     page.goto(app_url + "#system=flip")
