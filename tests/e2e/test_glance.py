@@ -8,6 +8,7 @@ import pytest
 from conftest import READY
 from playwright.sync_api import Page, expect
 from test_page import FORM_IDS, labelled, open_form
+from test_table import flip_sheet, new_character, pick
 
 SCREENS = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 820, "height": 1180},
            "landscape": {"width": 1180, "height": 820}}
@@ -117,6 +118,17 @@ def test_on_a_small_phone_the_empty_character_list_is_not_clipped(module_context
     character = page.get_by_label("Character", exact=True)
     expect(character).to_have_value("")  # "No character", beside or over "New character"
     assert not character.evaluate(CLIPPED)
+
+
+def test_on_a_phone_the_character_bar_lists_read_whole(module_contexts, app_url):
+    page = module_contexts(viewport={"width": 375, "height": 740}).new_page()
+    page.goto(app_url + "#system=flip&mode=opposed")
+    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    new_character(page, "Mara", sheet=flip_sheet)
+    pick(page, "Athletics")
+    lists = page.locator("#who select")
+    expect(page.get_by_label("Sheet fills")).to_be_visible()
+    assert lists.evaluate_all(f"els => els.filter({CLIPPED}).map(el => el.id)") == []
 
 
 def test_on_a_320_px_phone_every_stepper_shows_its_number(module_contexts, app_url):
