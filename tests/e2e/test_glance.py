@@ -8,7 +8,7 @@ import pytest
 from conftest import READY
 from playwright.sync_api import Page, expect
 from test_page import FORM_IDS, labelled, open_form
-from test_table import flip_sheet, new_character, pick
+from test_table import flip_sheet, new_character, pick, roll
 
 SCREENS = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 820, "height": 1180},
            "landscape": {"width": 1180, "height": 820}}
@@ -129,6 +129,27 @@ def test_on_a_phone_the_character_bar_lists_read_whole(module_contexts, app_url)
     lists = page.locator("#who select")
     expect(page.get_by_label("Sheet fills")).to_be_visible()
     assert lists.evaluate_all(f"els => els.filter({CLIPPED}).map(el => el.id)") == []
+
+
+# How far the page's last panel reaches under the fixed roll bar, scrolled to the end (<= 0: not).
+UNDER_BAR = """() => { window.scrollTo(0, document.documentElement.scrollHeight);
+    const bar = document.querySelector(".action").getBoundingClientRect().top;
+    return Math.max(...[...document.querySelectorAll(".panel")]
+        .map(el => el.getBoundingClientRect().bottom)) - bar; }"""
+
+
+@pytest.mark.parametrize(("width", "query"), [(320, ""), (320, "?seed=3"), (375, "?seed=3")])
+def test_a_tall_roll_bar_never_covers_the_end_of_the_page(module_contexts, app_url, width,
+                                                          query):
+    # An opposed flip's chip names "Card flip, opposed", and a seeded page says so in the bar:
+    # the bar at its tallest.
+    page = module_contexts(viewport={"width": width, "height": 740},
+                           reduced_motion="reduce").new_page()
+    page.goto(app_url + query + "#system=flip&mode=opposed")
+    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    roll(page)
+    expect(page.locator("#roll-last")).to_contain_text("opposed")
+    assert page.evaluate(UNDER_BAR) <= 0
 
 
 def test_on_a_320_px_phone_every_stepper_shows_its_number(module_contexts, app_url):
