@@ -4,6 +4,8 @@ player without characters does not scroll past an empty character bar."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import READY
 from playwright.sync_api import Page, expect
@@ -71,6 +73,15 @@ def test_roll_and_its_chance_stay_in_view_and_the_result_follows(screen, system,
     assert in_view(screen, "#roll-last")
     last.click()
     comes_into_view(screen, "#result-heading")
+
+
+@pytest.mark.parametrize("mode", ["unopposed", "aspect", "team"])
+def test_the_difficulty_the_gm_sets_every_time_comes_first(screen, mode):
+    # It sat under Specialization, Advanced, Familiarity and "Enter my own cards".
+    form = open_form(screen, "flip", mode)
+    first = form.locator("input, select").first
+    expect(first).to_have_accessible_name(re.compile("^Difficulty"))
+    assert first.bounding_box()["y"] < labelled(form, "Flip modifier").first.bounding_box()["y"]
 
 
 def test_a_mistake_takes_the_chance_away_until_it_is_mended(screen):
