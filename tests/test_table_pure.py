@@ -155,6 +155,18 @@ def test_an_opposed_pick_fills_the_side_chosen_and_a_specialization_its_listed_n
     assert values["specialization"] == "yes"  # Knowledge lists none
 
 
+def test_a_specialization_is_said_only_where_the_pick_chose_it():
+    athletics = characters.fill(MARA, "flip", "Athletics")
+    _, values = character_form.form_values("flip", "unopposed", "Athletics", athletics, "",
+                                           "climbing")
+    assert character_form.chose_specialization(values)
+    _, values = character_form.form_values("flip", "unopposed", "Athletics", athletics)
+    assert not character_form.chose_specialization(values)  # the sheet holds none
+    aspect = characters.fill(MARA, "flip", "HS")
+    _, values = character_form.form_values("flip", "aspect", "HS", aspect, "", "climbing")
+    assert not character_form.chose_specialization(values)  # an aspect check takes none
+
+
 def test_the_bar_speaks_of_a_difficulty_only_where_there_is_one():
     said = character_form.pick_said(MARA, "Athletics", "flip", "opposed", "initiator")
     assert said == ("Mara: Athletics is in the form, on the initiator’s side. Fill in the "

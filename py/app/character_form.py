@@ -275,8 +275,18 @@ def specialization_choice(skill, specialization: str) -> str:
 
 def as_request(values: dict[str, object]) -> dict[str, object]:
     """form_values' controls as the request holds them: a chosen specialization is a yes."""
-    return {key: bool(value) if key.rsplit(".", 1)[-1] == "specialization" else value
+    return {key: bool(value) if _is_specialization(key) else value
             for key, value in values.items()}
+
+
+def chose_specialization(values: dict[str, object]) -> bool:
+    """Whether form_values chose a specialization in the form: the pick's bar names it only
+    then (never in an aspect check, which has none)."""
+    return any(value for key, value in values.items() if _is_specialization(key))
+
+
+def _is_specialization(key: str) -> bool:
+    return key.rsplit(".", 1)[-1] == "specialization"
 
 
 def pick_said(character: dict, name: str, system: str, mode: str | None, side: str = "",

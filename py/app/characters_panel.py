@@ -197,7 +197,7 @@ def on_pick(event) -> None:
     web.page["who-pick"].value = ""  # the same pick can fill the form again after edits
     shown = mode or dom.shown()[1]
     side = character_form.side_for(system, shown, chosen)
-    said = specialization if shown != "aspect" else ""
+    said = specialization if character_form.chose_specialization(values) else ""
     say(character_form.pick_said(character, name, system, shown, side, said))
 
 

@@ -22,6 +22,7 @@ NOISE = re.compile(r"D-?Bus|dbus|UPower|Floss|ScreenSaver|OAuth|drmGetDevices|vk
                    r"VK_ERROR|VulkanError|InitializeSandbox|on_device_model|PyScript Ready|cpufreq")
 KERNEL = re.compile(r"chrom|oom|out of memory|killed process|traps:|segfault", re.IGNORECASE)
 EXCERPT_LINES = 12
+BEFORE_LINES = 6
 
 
 @dataclass(frozen=True)
@@ -68,15 +69,25 @@ class Crashes:
         return lines
 
     def _log_near(self, offset: int) -> list[str]:
-        """Chromium's own lines from shortly before the crash was seen onwards, noise left out."""
+        """Chromium's own lines from just before the crash was seen and after it, noise left out:
+        the few before give the context, the ones after say how the renderer ended."""
         try:
             with self.log.open("rb") as log:
-                log.seek(max(0, offset - 4096))
-                text = log.read(64 * 1024).decode("utf-8", "replace")
+                start = max(0, offset - 4096)
+                log.seek(start)
+                text = log.read(64 * 1024)
         except OSError as error:
             return [f"(log unreadable: {error})"]
-        kept = [line for line in text.splitlines()[1:] if line.strip() and not NOISE.search(line)]
-        return kept[:EXCERPT_LINES] or ["(nothing but the usual start-up lines)"]
+        head = text[:offset - start]
+        if start:  # its first line is cut short
+            head = head.partition(b"\n")[2]
+        kept = _lines(head)[-BEFORE_LINES:] + _lines(text[offset - start:])[:EXCERPT_LINES]
+        return kept or ["(nothing but the usual start-up lines)"]
+
+
+def _lines(text: bytes) -> list[str]:
+    return [line for line in text.decode("utf-8", "replace").splitlines()
+            if line.strip() and not NOISE.search(line)]
 
 
 class SharedPage:

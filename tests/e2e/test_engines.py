@@ -71,14 +71,27 @@ def press(engine: Engine, name: str, scope: str = "main") -> None:
 
 
 def open_form(engine: Engine, system: str, mode: str | None) -> str:
-    """Open a system by its link, as a GM's bookmark does; the id of its form."""
-    engine.call("f => { location.hash = '#reset'; location.hash = f; }",
-                forms.fragment(system, mode))
+    """Open a system by its link, as a GM's bookmark does; the id of its form, once the page has
+    handled the link (the form as it was may already be shown: waiting for it is not enough)."""
+    engine.call(OPEN_LINK, forms.fragment(system, mode))
+    engine.wait("() => window.__linkHandled", message="the page to handle the link")
     form_id = f"form-{system}" + (f"-{mode}" if mode else "")
     engine.wait(js("id", "visible(document.getElementById(id)) && "
                          "document.querySelector('#result .placeholder') !== null"), form_id)
     settle(engine)
     return form_id
+
+
+# Open the link `f`, through "#reset" so that the same link still counts as newly opened. A
+# listener added after the page's own runs after it: __linkHandled is set once the page's
+# handler of `f` has returned.
+OPEN_LINK = """f => { window.__linkHandled = false;
+  if (!window.__linkWatch) {
+    window.__linkWatch = true;
+    addEventListener("hashchange", e => {
+      if (new URL(e.newURL).hash === window.__linkWanted) window.__linkHandled = true; });
+  }
+  window.__linkWanted = f; location.hash = "#reset"; location.hash = f; }"""
 
 
 def settle(engine: Engine) -> None:
