@@ -144,6 +144,7 @@ def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True) -> Path:
     (staging / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
     if snapshot:
         add_bytecode(staging)
+        trim_stdlib(staging)
         make_snapshot(staging)
     write_download_sizes(staging)
     check_page(staging)
@@ -304,10 +305,9 @@ SNAPSHOT_CACHE = ROOT / "build" / "snapshot"  # same inputs, same bytes: the sw 
 def make_snapshot(dist: Path) -> bool:
     """Snapshot the runtime with the app's pure modules imported and boot through the loader that
     verifies it. Without a Node 24+ the build says so and the page boots the normal way."""
-    node = snapshot_node()
+    node = _node_or_say("for the start-up snapshot (tools/snapshot/ pins one for x86-64 Linux): "
+                        "building without it")
     if node is None:
-        print("build.py: no Node 24+ for the start-up snapshot (tools/snapshot/ pins one for "
-              "x86-64 Linux): building without it", file=sys.stderr)
         return False
     config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
     inputs = [*sorted((dist / "static" / "vendor" / "pyodide").iterdir()),
@@ -337,10 +337,9 @@ def add_bytecode(dist: Path) -> bool:
     """Put each module's bytecode, compiled by the vendored runtime, beside it in the archive: a
     normal boot then imports the app without compiling it. Without a Node 24+ the build says so
     and ships the sources alone (the page compiles them as it imports them)."""
-    node = snapshot_node()
+    node = _node_or_say("to compile the Python sources for the runtime: shipping them without "
+                        "bytecode")
     if node is None:
-        print("build.py: no Node 24+ to compile the Python sources for the runtime: shipping "
-              "them without bytecode", file=sys.stderr)
         return False
     archive = dist / PY_ARCHIVE
     runtime = dist / "static" / "vendor" / "pyodide"
@@ -355,6 +354,36 @@ def add_bytecode(dist: Path) -> bool:
     BYTECODE_CACHE.mkdir(parents=True, exist_ok=True)
     shutil.copy2(archive, cached)
     (BYTECODE_CACHE / "key").write_text(key)
+    return True
+
+
+STDLIB_TOOL = ROOT / "tools" / "stdlib"
+STDLIB = "static/vendor/pyodide/python_stdlib.zip"
+STDLIB_CACHE = ROOT / "build" / "stdlib"  # same inputs, same zip (and snapshot key)
+
+
+def trim_stdlib(dist: Path) -> bool:
+    """Repack the runtime's standard library in `dist` with only the modules the page can import
+    (tools/stdlib/trim.py); static/vendor/ keeps Pyodide's own. Before the snapshot, which is
+    made against the file system the page will have. Without a Node 24+ the build says so and
+    ships the whole library."""
+    node = _node_or_say("to find what the page imports: shipping the whole standard library")
+    if node is None:
+        return False
+    config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
+    inputs = [*sorted((dist / "static" / "vendor").rglob("*.*js")), dist / STDLIB, dist / PY_ENTRY,
+              *(dist / name for name in config["files"]), SNAPSHOT_TOOL / "preload.py",
+              *sorted(STDLIB_TOOL.glob("trim.*"))]
+    key = _digest(node.encode(), json.dumps(config["files"]).encode(),
+                  *(path.read_bytes() for path in inputs))
+    cached = STDLIB_CACHE / "python_stdlib.zip"
+    if _read(STDLIB_CACHE / "key") == key and cached.is_file():
+        shutil.copy2(cached, dist / STDLIB)
+        return True
+    STDLIB_CACHE.mkdir(parents=True, exist_ok=True)
+    _run([node, str(STDLIB_TOOL / "trim.mjs"), str(dist), str(STDLIB_CACHE / "report.json")])
+    shutil.copy2(dist / STDLIB, cached)
+    (STDLIB_CACHE / "key").write_text(key)
     return True
 
 
@@ -376,6 +405,15 @@ def write_download_sizes(dist: Path) -> None:
         packed = manifest.parent / json.loads(manifest.read_text(encoding="utf-8"))["file"]
         sizes += f' data-snapshot-bytes="{packed.stat().st_size}"'
     page.write_text(html.replace(DOWNLOAD_BAR, DOWNLOAD_BAR + sizes, 1), encoding="utf-8")
+
+
+def _node_or_say(without: str) -> str | None:
+    """The Node 24+ that runs the runtime at build time, or None once the build has said what it
+    does `without` it."""
+    node = snapshot_node()
+    if node is None:
+        print(f"build.py: no Node 24+ {without}", file=sys.stderr)
+    return node
 
 
 def snapshot_node() -> str | None:

@@ -108,6 +108,7 @@ document.documentElement.dataset.ready = "true"
 """
 RUNTIME = {"interpreter": "static/vendor/pyodide/pyodide.mjs"}
 SNAPSHOT = {"interpreter": build.SNAPSHOT_LOADER}
+SNAPSHOT_PAGE = "with-snapshot/"  # the bare page from the app's snapshot, under the bare site
 
 # In every page: when data-ready appears, and the first frame with the whole form laid out.
 MARKS = """
@@ -200,11 +201,15 @@ def make_sites(dist: Path | None) -> dict[str, Path]:
     if not (app / "static" / "snapshot" / "snapshot.json").is_file():
         raise SystemExit("startup.py: the build made no snapshot (see build.py's message)")
     bare = OUT / "sites" / "bare"
-    shutil.copytree(app / "static" / "vendor", bare / "static" / "vendor")
-    for folder in ("js", "snapshot"):  # for the bare page booting from a snapshot
-        shutil.copytree(app / "static" / folder, bare / "static" / folder)
+    # The baseline keeps Pyodide's whole standard library; the app's build trims its own copy.
+    shutil.copytree(build.vendor(), bare / "static" / "vendor")
+    # The bare page booting from the app's snapshot needs the runtime files that snapshot was
+    # made against (its trimmed standard library): a folder of its own.
+    for folder in ("js", "snapshot", "vendor"):
+        shutil.copytree(app / "static" / folder, bare / SNAPSHOT_PAGE / "static" / folder)
     pages = {"index.html": bare_page(RUNTIME), "worker.html": bare_page(RUNTIME, worker=True),
-             "hints.html": bare_page(RUNTIME, head=HINTS), "snapshot.html": bare_page(SNAPSHOT)}
+             "hints.html": bare_page(RUNTIME, head=HINTS),
+             f"{SNAPSHOT_PAGE}index.html": bare_page(SNAPSHOT)}
     for name, html in pages.items():
         (bare / name).write_text(html, encoding="utf-8")
     for path in (bare / "static" / "vendor").rglob("*"):  # for the precompressed server
@@ -485,7 +490,7 @@ def run(runs: int, dist: Path | None, experiments: bool, budget: float) -> dict:
                 "app, no snapshot or bytecode": urls["app-source"],
                 "app, sources as separate files": urls["app-files"],
                 "app + snapshot preload hint": urls["app-preload"],
-                "bare + snapshot": bare + "snapshot.html",
+                "bare + snapshot": bare + SNAPSHOT_PAGE,
                 "bare + preload hints": bare + "hints.html",
                 "bare, precompressed": serve(stack, sites["bare"], Precompressed),
                 "bare main thread (COOP/COEP)": isolated,
@@ -496,7 +501,7 @@ def run(runs: int, dist: Path | None, experiments: bool, budget: float) -> dict:
         warm = {"app": persistent(stack, playwright, urls["app"], True),
                 "bare": persistent(stack, playwright, bare, False),
                 # the floor of any page on this runtime that boots from a snapshot
-                "bare + snapshot": persistent(stack, playwright, bare + "snapshot.html", False)}
+                "bare + snapshot": persistent(stack, playwright, bare + SNAPSHOT_PAGE, False)}
         clicks = interactions(warm["app"], runs)
         sizes = {"app": transfer(playwright, urls["app"], sites["app"], True),
                  "bare": transfer(playwright, bare, sites["bare"], False)}

@@ -28,9 +28,15 @@ def module_name(path: str) -> str | None:
 
 def imported_names(source: str, name: str, is_package: bool) -> set[str]:
     """Every module name the source imports (absolute, relative ones resolved), and its parents."""
+    return names_imported_by(ast.walk(ast.parse(source)), name, is_package)
+
+
+def names_imported_by(nodes, name: str, is_package: bool) -> set[str]:
+    """Every module name the import statements among `nodes` (of module `name`) import, and
+    its parents."""
     package = name if is_package else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in nodes:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
