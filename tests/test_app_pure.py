@@ -389,9 +389,22 @@ def test_luck_offers_are_buttons_only_on_a_roll_just_made():
                                  "dice": [5, 5]})
     html = result_html.result_html(result, offers=True)
     assert re.findall(r'data-luck-spend="(\d+)">([^<]*)<', html) == [
-        ("1", "Spend 1 Luck → Success"), ("2", "Spend 2 Luck → Critical")]
+        ("1", "Spend 1 Luck → Success (IoS 2)"), ("2", "Spend 2 Luck → Critical Success")]
     assert "luck-offer" not in result_html.result_html(result)
     assert result_html.luck_offers_html({**result, "luck_offers": []}) == ""
+
+
+def test_luck_offers_name_the_outcome_as_the_headline_does():
+    # Seed 002's "Barely Succeeding": 1 and 2 of a Skill 5 against DR 3, the 6 one Luck away.
+    kept = skillcheck.resolve({"system": "pool", "trait": 4, "skill": 5, "dr": 3, "luck": 9,
+                               "luck_spend": 0, "dice": [1, 2, 6, 9]})
+    offered = re.findall(r"Luck → ([^<]*)<", result_html.luck_offers_html(kept))
+    assert offered == ["Barely Succeeding"]
+    barely = skillcheck.resolve({**kept["request"], "luck_spend": 1})
+    assert offered[0] in result_html.headline(barely)
+    disaster = skillcheck.resolve({"system": "pool", "trait": 4, "skill": 2, "dr": 4, "luck": 4,
+                                   "dice": [1, 5, 6, 9]})
+    assert "Spend 3 Luck → Failure<" in result_html.luck_offers_html(disaster)
 
 
 def test_double_ought_typed_in_my_dice_is_a_hundred():

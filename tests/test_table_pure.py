@@ -347,7 +347,10 @@ def test_a_secret_checks_odds_are_a_chart_of_every_total(request_):
 @pytest.mark.parametrize(("request_", "who", "line"), [
     ({"system": "pool", "trait": 5, "skill": 7, "dr": 2, "dice": [6, 3, 7, 1, 2]},
      {"name": "Mara", "skill": "Stealth"},
-     "Mara · Stealth (d10 pool): Critical (IoS 4) — 6 3 7 1 2 — LINK"),
+     "Mara · Stealth (d10 pool): Critical Success (IoS 4) — 6 3 7 1 2 — LINK"),
+    # The rulebook gives IoS 2 no name: the page calls it by its IoS, once.
+    ({"system": "pool", "trait": 5, "skill": 7, "dr": 2, "dice": [6, 3, 7, 9, 9]}, None,
+     "d10 pool: Success (IoS 2) — 6 3 7 9 9 — LINK"),
     ({"system": "flip", "rank": 2, "aspect": 3, "dtn": 12, "cards": ["JC", "10S"]}, None,
      "Card flip: Success (total 14 vs DTN 12) — JC 10S — LINK"),
     ({"system": "fluke", "dice_count": 3, "dice": [6, 4, 5]}, {"name": "Dot"},
@@ -357,7 +360,7 @@ def test_a_secret_checks_odds_are_a_chart_of_every_total(request_):
      "Card flip, opposed: Opponent wins — Initiator 2C · Opponent 3C — LINK"),
     ({"system": "pool", "trait": 5, "skill": 7, "secret": True, "dice": [6, 3, 7, 1, 2]}, None,
      "d10 pool: Secret (Successes 5) — 6 3 7 1 2 — LINK"),
-    ({"system": "passages", "base": 40, "practice": True}, None, "Passages: Success — LINK"),
+    ({"system": "passages", "base": 40, "practice": True}, None, "Passages: Skills Success — LINK"),
 ])
 def test_a_roll_shared_to_a_chat_is_one_line_with_its_link_last(request_, who, line):
     result = skillcheck.resolve(request_)

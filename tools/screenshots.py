@@ -4,12 +4,15 @@
 
 Each shot opens a fresh context at a fixed seed (`?seed=N`, so the same cards and dice every time),
 with reduced motion (no dealing animation), presses the form's Flip/Roll button with the form as
-it starts, and saves the whole page. Phones are 375 × 812 CSS px at 2×, the desktop 1280 × 800.
+it starts (or as the shot fills it), and saves the whole page. A shot with a `pick` first saves
+MARA in the browser and picks that skill of her sheet for her; an `editor` shot opens her editor
+instead of rolling and saves the screen. Phones are 375 × 812 CSS px at 2×, the desktop 1280 × 800.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from dataclasses import dataclass
@@ -18,7 +21,10 @@ from pathlib import Path
 from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "py")]
+
+from app.characters import CHARACTERS_KEY, Roster  # noqa: E402
+from app.storage import MemoryStorage  # noqa: E402
 
 import build  # noqa: E402
 from tools import browsers  # noqa: E402
@@ -37,6 +43,16 @@ class Shot:
     dark: bool = False
     desktop: bool = False
     fill: tuple[tuple[str, str], ...] = ()  # (box id, value): a choice for a list, else typed
+    pick: str = ""  # a skill of MARA's sheet, picked for her before the roll
+    editor: str = ""  # the part of her editor to unfold, shown instead of a roll
+
+
+# A character with a sheet for the flip and the d10 pool, as the README's "At the table" tells.
+MARA = {"luck": 3, "xp": 10, "notes": "Climbs first, asks later.", "sheets": {
+    "flip": {"aspects": {"HS": 4, "AI": 2}, "skills": {
+        "Athletics": {"rank": 3, "specialization": "Climbing", "familiarity": False}}},
+    "pool": {"traits": {"Dexterity": 5, "Wits": 4}, "skills": {
+        "Lockpicking": {"trait": "Dexterity", "score": 7, "bonus": 0}}}}}
 
 
 ATHLETICS = (("flip-unopposed-skill", "Athletics · HS"), ("flip-unopposed-rank", "4"),
@@ -47,14 +63,40 @@ SHOTS = [  # seeds picked for a spread of outcomes: great success, a fluke, a do
     Shot("flip-aspect", "system=flip&mode=aspect", seed=2),
     Shot("flip-opposed", "system=flip&mode=opposed", seed=1),
     Shot("flip-team", "system=flip&mode=team", seed=9),
-    Shot("pool", "system=pool", seed=2),
-    Shot("swift", "system=swift", seed=2),
+    Shot("pool", "system=pool", seed=4, fill=(("pool-luck", "3"),)),  # Luck offered after it
+    Shot("swift", "system=swift", seed=10, fill=(("swift-luck", "3"),)),
     Shot("fluke", "system=fluke", seed=2),
     Shot("passages", "system=passages", seed=5),
     Shot("flip-unopposed-dark", "system=flip&mode=unopposed", seed=7, dark=True, fill=ATHLETICS),
     Shot("pool-dark", "system=pool", seed=7, dark=True),
     Shot("desktop-flip-opposed", "system=flip&mode=opposed", seed=4, desktop=True),
+    Shot("character-opposed", "system=flip&mode=opposed", seed=3, pick="Athletics"),
+    Shot("character-editor", "system=pool", seed=1, pick="Lockpicking",
+         editor="d10 pool and Swift sheet"),
 ]
+
+
+def characters_document() -> str:
+    """The browser's saved characters holding MARA alone, as the page itself writes them."""
+    storage = MemoryStorage()
+    Roster(storage).create("Mara", **MARA)
+    return storage.get(CHARACTERS_KEY)
+
+
+def pick_for_mara(page, skill: str) -> None:
+    """Choose Mara in the character bar, then `skill` from her sheet."""
+    page.get_by_label("Character", exact=True).select_option(label="Mara")
+    sheet = page.get_by_label("From the sheet")
+    option = sheet.locator("option").filter(has_text=re.compile(rf"^{re.escape(skill)}"))
+    sheet.select_option(option.first.get_attribute("value"))
+
+
+def open_editor(page, part: str) -> None:
+    """Mara's editor with the sheet part `part` unfolded, scrolled to it."""
+    page.get_by_role("button", name="Edit character").click()
+    summary = page.get_by_role("dialog").locator("summary").filter(has_text=part)
+    summary.click()
+    summary.scroll_into_view_if_needed()
 
 
 def take(browser, url: str, shot: Shot) -> Path:
@@ -62,9 +104,19 @@ def take(browser, url: str, shot: Shot) -> Path:
                                   color_scheme="dark" if shot.dark else "light",
                                   service_workers="block")
     try:
+        if shot.pick:
+            context.add_init_script(f"localStorage.setItem({json.dumps(CHARACTERS_KEY)}, "
+                                    f"{json.dumps(characters_document())})")
         page = context.new_page()
         page.goto(f"{url}?seed={shot.seed}#{shot.route}")
         page.locator("html[data-ready='true']").wait_for(state="attached", timeout=60_000)
+        if shot.pick:
+            pick_for_mara(page, shot.pick)
+        path = OUT / f"{shot.name}.png"
+        if shot.editor:
+            open_editor(page, shot.editor)
+            page.screenshot(path=path, animations="disabled")
+            return path
         for box_id, value in shot.fill:
             box = page.locator(f"#{box_id}")
             if box.evaluate("element => element.tagName") == "SELECT":
@@ -74,7 +126,10 @@ def take(browser, url: str, shot: Shot) -> Path:
         page.get_by_role("button", name=re.compile(r"^(Flip|Roll)")).click()
         expect(page.locator("#result")).to_contain_text(re.compile(r"\d"))
         page.wait_for_load_state("networkidle")  # fonts and card faces drawn
-        path = OUT / f"{shot.name}.png"
+        # A screen as tall as the page: the roll bar drawn where it rests, at the foot of the
+        # form on a desktop (not stuck over the form, where a full-page shot leaves it).
+        tall = page.evaluate("document.documentElement.scrollHeight")
+        page.set_viewport_size({"width": page.viewport_size["width"], "height": tall})
         page.screenshot(path=path, full_page=True, animations="disabled")
         return path
     finally:

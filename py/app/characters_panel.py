@@ -107,7 +107,7 @@ def render() -> None:
     web.page["who-character"].value = str(character["id"]) if character else ""
     system, _ = dom.shown()
     choices = character_form.pick_options(character, system) if character else []
-    web.page["who-pick"].innerHTML = '<option value="">Choose what to roll…</option>' + "".join(
+    web.page["who-pick"].innerHTML = '<option value="">Choose…</option>' + "".join(
         f'<option value="{escape(value)}">{escape(label)}</option>' for value, label in choices)
     web.page["who-pick-field"].hidden = not choices
     sides = character_form.SIDES.get(dom.shown()[1]) if system == "flip" else None

@@ -74,14 +74,16 @@ def result_html(result: dict, animate: bool = True, notes: tuple[str, ...] = (),
 
 
 def luck_offers_html(result: dict) -> str:
-    """One button per Luck spend the engine offers on these dice ("Spend 2 Luck → Success");
-    tapping one judges the same dice again with that spend."""
+    """One button per Luck spend the engine offers on these dice, naming what it makes of them
+    as the headline would ("Spend 4 Luck → Critical Success"); tapping one judges the same dice
+    again with that spend."""
     offers = result.get("luck_offers") or []
     if not offers:
         return ""
+    system = str(result.get("system", ""))
     buttons = "".join(
         f'<button type="button" class="tool luck-offer" data-luck-spend="{int(spend)}">'
-        f"Spend {int(spend)} Luck → {escape(sentence_case(outcome))}</button>"
+        f"Spend {int(spend)} Luck → {escape(outcome_name(system, str(outcome)))}</button>"
         for spend, outcome in ((offer["luck_spend"], offer["outcome"]) for offer in offers))
     return ('<div class="luck-offers" role="group" aria-labelledby="luck-offers-title">'
             '<p class="hint" id="luck-offers-title">Spend Luck on these dice?</p>'

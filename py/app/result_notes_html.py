@@ -13,7 +13,7 @@ from .check_words import title
 from .forms import WHOLE
 from .links import HONESTY
 from .log_html import draw_text
-from .result_html import sentence_case
+from .outcome_words import outcome_name
 from .storage import FieldError
 
 # What the player says aloud when the GM keeps the difficulty, by the result's field.
@@ -79,14 +79,12 @@ def revealed_note(difficulty: dict) -> str:
 
 def share_text(result: dict, link: str, who: dict | None = None) -> str:
     """A roll as one line for a chat app, its replay link last: "Mara · Stealth (d10 pool):
-    Success (IoS 2) — 6 3 7 1 2 — https://…"."""
-    outcome = sentence_case(str(result["outcome"]))
-    if "tiebreak" in result:
-        outcome += " wins"
+    Basic Success (IoS 1) — 6 3 7 1 2 — https://…", the outcome named as the headline names it."""
+    outcome = outcome_name(str(result["system"]), str(result["outcome"]))
     said = _deciding(result)
     draw = draw_text(result["request"])
     parts = [f"{title(result['request'], **(who or {}))}: {outcome}"
-             + (f" ({said})" if said else ""), draw, link]
+             + (f" ({said})" if said and said not in outcome else ""), draw, link]
     return " — ".join(part for part in parts if part)
 
 

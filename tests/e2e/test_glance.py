@@ -4,10 +4,13 @@ player without characters does not scroll past an empty character bar."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import READY
 from playwright.sync_api import Page, expect
 from test_page import FORM_IDS, labelled, open_form
+from test_table import flip_sheet, new_character, pick, roll
 
 SCREENS = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 820, "height": 1180},
            "landscape": {"width": 1180, "height": 820}}
@@ -72,6 +75,15 @@ def test_roll_and_its_chance_stay_in_view_and_the_result_follows(screen, system,
     comes_into_view(screen, "#result-heading")
 
 
+@pytest.mark.parametrize("mode", ["unopposed", "aspect", "team"])
+def test_the_difficulty_the_gm_sets_every_time_comes_first(screen, mode):
+    # It sat under Specialization, Advanced, Familiarity and "Enter my own cards".
+    form = open_form(screen, "flip", mode)
+    first = form.locator("input, select").first
+    expect(first).to_have_accessible_name(re.compile("^Difficulty"))
+    assert first.bounding_box()["y"] < labelled(form, "Flip modifier").first.bounding_box()["y"]
+
+
 def test_a_mistake_takes_the_chance_away_until_it_is_mended(screen):
     form = open_form(screen, "pool")
     labelled(form, "Skill").fill("99")  # out of range: refused beside the box
@@ -99,6 +111,56 @@ def test_without_characters_the_character_bar_is_one_row(screen):
     pick = screen.get_by_label("Character", exact=True).bounding_box()
     assert abs(new["y"] - pick["y"]) < pick["height"]  # side by side, not stacked
     assert who["height"] <= 150
+
+
+# The room a <select> leaves its chosen option's words, against their width in its own font.
+CLIPPED = """el => { const s = getComputedStyle(el), pen = document.createElement("canvas")
+    .getContext("2d"); pen.font = s.font;
+    return pen.measureText(el.options[el.selectedIndex].text).width
+        > el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight); }"""
+
+
+@pytest.mark.parametrize("width", [360, 375])
+def test_on_a_small_phone_the_empty_character_list_is_not_clipped(module_contexts, app_url,
+                                                                   width):
+    page = module_contexts(viewport={"width": width, "height": 740}).new_page()
+    page.goto(app_url + "#system=pool")
+    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    character = page.get_by_label("Character", exact=True)
+    expect(character).to_have_value("")  # "No character", beside or over "New character"
+    assert not character.evaluate(CLIPPED)
+
+
+def test_on_a_phone_the_character_bar_lists_read_whole(module_contexts, app_url):
+    page = module_contexts(viewport={"width": 375, "height": 740}).new_page()
+    page.goto(app_url + "#system=flip&mode=opposed")
+    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    new_character(page, "Mara", sheet=flip_sheet)
+    pick(page, "Athletics")
+    lists = page.locator("#who select")
+    expect(page.get_by_label("Sheet fills")).to_be_visible()
+    assert lists.evaluate_all(f"els => els.filter({CLIPPED}).map(el => el.id)") == []
+
+
+# How far the page's last panel reaches under the fixed roll bar, scrolled to the end (<= 0: not).
+UNDER_BAR = """() => { window.scrollTo(0, document.documentElement.scrollHeight);
+    const bar = document.querySelector(".action").getBoundingClientRect().top;
+    return Math.max(...[...document.querySelectorAll(".panel")]
+        .map(el => el.getBoundingClientRect().bottom)) - bar; }"""
+
+
+@pytest.mark.parametrize(("width", "query"), [(320, ""), (320, "?seed=3"), (375, "?seed=3")])
+def test_a_tall_roll_bar_never_covers_the_end_of_the_page(module_contexts, app_url, width,
+                                                          query):
+    # An opposed flip's chip names "Card flip, opposed", and a seeded page says so in the bar:
+    # the bar at its tallest.
+    page = module_contexts(viewport={"width": width, "height": 740},
+                           reduced_motion="reduce").new_page()
+    page.goto(app_url + query + "#system=flip&mode=opposed")
+    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    roll(page)
+    expect(page.locator("#roll-last")).to_contain_text("opposed")
+    assert page.evaluate(UNDER_BAR) <= 0
 
 
 def test_on_a_320_px_phone_every_stepper_shows_its_number(module_contexts, app_url):

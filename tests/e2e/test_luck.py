@@ -22,18 +22,19 @@ def test_luck_is_offered_after_the_roll_and_spent_on_the_same_dice(app):
     assert shown["luck_offers"] == [{"luck_spend": 2, "outcome": "success"},
                                     {"luck_spend": 4, "outcome": "critical"}]
     result = app.locator("#result")
-    expect(result.locator(".headline")).to_contain_text("Basic")
+    expect(result.locator(".headline")).to_contain_text("Basic Success")
     offers = result.get_by_role("group", name="Spend Luck on these dice?")
-    expect(offers.get_by_role("button")).to_have_text(["Spend 2 Luck → Success",
-                                                       "Spend 4 Luck → Critical"])
+    # Each offer names the outcome as the headline will ("Basic Success" now).
+    expect(offers.get_by_role("button")).to_have_text(["Spend 2 Luck → Success (IoS 2)",
+                                                       "Spend 4 Luck → Critical Success"])
     expect(stock(app)).to_have_text("Luck 5 · XP 0")
     before = stored_log(app)["entries"]
     rolled = max((e for e in before if e["kind"] == "check"), key=lambda e: e["id"])
     assert rolled["outcome"] == "basic"
 
-    offers.get_by_role("button", name="Spend 4 Luck → Critical").click()
+    offers.get_by_role("button", name="Spend 4 Luck → Critical Success", exact=True).click()
     chosen = skillcheck.resolve({**request, "luck_spend": 4})
-    expect(result.locator(".headline")).to_contain_text("Critical")
+    expect(result.locator(".headline")).to_contain_text("Critical Success")
     expect(result.locator('[data-fact="luck_used"] dd')).to_have_text("4")
     expect(result.get_by_role("group", name="Spend Luck on these dice?")).to_have_count(0)
     expect(stock(app)).to_have_text("Luck 1 · XP 0")

@@ -8,6 +8,7 @@ import re
 
 import skillcheck
 from app import links
+from app.outcome_words import outcome_name
 from playwright.sync_api import expect
 from test_page import fill
 from test_table import READY, lockpicking_roll, roll
@@ -44,7 +45,8 @@ def test_without_a_share_sheet_the_link_is_copied_and_copy_as_text_gives_a_chat_
     app.get_by_role("button", name="Copy as text").click()
     expect(app.locator("#share-status")).to_have_text("Text copied: paste it to show this roll.")
     line = app.evaluate("navigator.clipboard.readText()")
-    outcome = result["outcome"].capitalize()
+    outcome = outcome_name("pool", result["outcome"])  # as the headline says it
+    assert outcome == "Critical Success"
     assert line == (f"Mara · Lockpicking (d10 pool): {outcome} (IoS {result['ios']}) — "
                     f"6 3 7 1 9 — {link}")
     expect(app.get_by_label("Text for a chat")).to_have_value(line)
@@ -71,7 +73,7 @@ def test_the_share_sheet_gets_the_link_and_a_roll_ticks_unless_motion_is_reduced
     page.wait_for_function("window.__shared.length === 1")
     shared = page.evaluate("window.__shared[0]")
     assert shared["title"] == "Skill Check roll"
-    assert shared["text"] == "Passages: Success (roll 40 vs 50) — 40"
+    assert shared["text"] == "Passages: Skills Success (roll 40 vs 50) — 40"  # as headlined
     assert re.fullmatch(re.escape(app_url) + r"#r=1\.[A-Za-z0-9_-]+", shared["url"])
     replayed = links.open_link(shared["url"][shared["url"].index("#"):])["result"]
     assert replayed["dice"] == [40]
