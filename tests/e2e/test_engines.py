@@ -113,8 +113,21 @@ def fill(engine: Engine, form_id: str, group: str | None, label: str, value) -> 
             el.dispatchEvent(new Event("input", {bubbles: true}));
             el.dispatchEvent(new Event("change", {bubbles: true})); }""", box, value)
     else:
-        engine.type(box, str(value))
+        try:
+            engine.type(box, str(value))
+        except EngineError as error:
+            raise AssertionError(f"{label!r} ({group}): {error}; the box: " + repr(engine.call(
+                WHERE, box))) from None
     return box
+
+
+# Where a box is, for a failure's message: its place on screen, the view's, what covers its
+# middle, and whether it is shown and enabled.
+WHERE = """el => { const r = el.getBoundingClientRect();
+  const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  return {rect: [r.x, r.y, r.width, r.height], view: [innerWidth, innerHeight, scrollY],
+          covered_by: top && top !== el ? top.outerHTML.slice(0, 200) : null,
+          disabled: el.disabled, hidden: el.closest("[hidden]") !== null}; }"""
 
 
 def roll(engine: Engine) -> dict:
