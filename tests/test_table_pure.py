@@ -365,3 +365,10 @@ def test_a_secret_checks_odds_are_a_chart_of_every_total(request_):
 def test_a_roll_shared_to_a_chat_is_one_line_with_its_link_last(request_, who, line):
     result = skillcheck.resolve(request_)
     assert result_notes_html.share_text(result, "LINK", who) == line
+
+
+def test_only_an_opposed_flip_lets_the_player_choose_the_side_a_pick_fills():
+    assert character_form.sides_offered("flip", "opposed") == ("initiator", "opponent")
+    for system, mode in (("flip", "team"), ("flip", "unopposed"), ("pool", None)):
+        assert character_form.sides_offered(system, mode) == ()
+        assert character_form.side_for(system, mode, "opponent") != "opponent"

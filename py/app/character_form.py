@@ -252,7 +252,12 @@ def side_for(system: str, mode: str | None, chosen: str = "") -> str:
     (SIDES), else the mode's own (SIDE_OF_MODE); "" for a form without sides."""
     if system != "flip":
         return ""
-    return chosen if chosen in SIDES.get(mode, ()) else SIDE_OF_MODE.get(mode, "")
+    return chosen if chosen in sides_offered(system, mode) else SIDE_OF_MODE.get(mode, "")
+
+
+def sides_offered(system: str, mode: str | None) -> tuple[str, ...]:
+    """The sides a player may choose for a pick to fill in this form; none outside SIDES."""
+    return SIDES.get(mode, ()) if system == "flip" else ()
 
 
 def saved_specialization(character: dict, system: str, name: str) -> str:

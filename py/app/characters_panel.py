@@ -105,13 +105,13 @@ def render() -> None:
     web.page["who-character"].innerHTML = '<option value="">No character</option>' + "".join(
         f'<option value="{c["id"]}">{escape(c["name"])}</option>' for c in roster().all())
     web.page["who-character"].value = str(character["id"]) if character else ""
-    system, _ = dom.shown()
+    system, mode = dom.shown()
     choices = character_form.pick_options(character, system) if character else []
     web.page["who-pick"].innerHTML = '<option value="">Choose…</option>' + "".join(
         f'<option value="{escape(value)}">{escape(label)}</option>' for value, label in choices)
     web.page["who-pick-field"].hidden = not choices
-    sides = character_form.SIDES.get(dom.shown()[1]) if system == "flip" else None
-    web.page["who-side-field"].hidden = not (choices and sides)
+    web.page["who-side-field"].hidden = not (choices and character_form.sides_offered(system,
+                                                                                     mode))
     web.page["who-stock"].textContent = (
         f"Luck {character['luck']:,} · XP {character['xp']:,}" if character else "")
     web.page["who-edit"].hidden = character is None
