@@ -375,7 +375,7 @@ def trim_stdlib(dist: Path) -> bool:
     config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
     inputs = [*sorted((dist / "static" / "vendor").rglob("*.*js")), dist / STDLIB, dist / PY_ENTRY,
               *(dist / name for name in config["files"]), SNAPSHOT_TOOL / "preload.py",
-              *sorted(STDLIB_TOOL.glob("trim.*"))]
+              *sorted(STDLIB_TOOL.glob("trim.*")), BYTECODE_TOOL / "compile.py"]
     key = _digest(node.encode(), json.dumps(config["files"]).encode(),
                   *(path.read_bytes() for path in inputs))
     cached = STDLIB_CACHE / "python_stdlib.zip"

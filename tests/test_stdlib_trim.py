@@ -3,8 +3,10 @@ standard library of its own."""
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import zipfile
+import zipimport
 
 import pytest
 
@@ -23,7 +25,7 @@ LIBRARY = {
                 b"def loader():\n    import importlib\n"
                 b"    return importlib.import_module('named')\n"
                 b"def names(data, meta):\n    return data.decode(meta or 'cp437')\n"),
-    "helper.py": b"TABLE = {'x': 'cp1252'}\n",
+    "helper.py": b"\"\"\"Helps.\"\"\"\nTABLE = {'x': 'cp1252'}\nassert not TABLE\n",
     "lazy.py": b"",
     "named.py": b"",
     "importlib/__init__.py": b"",
@@ -54,15 +56,17 @@ def library(files: dict[str, bytes] = LIBRARY) -> bytes:
     return out.getvalue()
 
 
-def trimmed(app: bytes, scripts: tuple[str, ...] = (), observed: tuple[str, ...] = ()):
-    packed, kept = trim.trim(library(), {"app/main.py": app}, list(scripts), list(observed))
+def trimmed(app: bytes, scripts: tuple[str, ...] = (), observed: tuple[str, ...] = (),
+            frozen: tuple[str, ...] = ()):
+    packed, kept, _ = trim.trim(library(), {"app/main.py": app}, list(scripts), list(observed),
+                                list(frozen))
     return zipfile.ZipFile(io.BytesIO(packed)).namelist(), kept
 
 
 def test_lazy_and_named_imports_are_kept_and_the_rest_is_left_out():
     names, kept = trimmed(b"import used\n")
     assert {"used", "helper", "lazy", "named", "importlib", "encodings.cp437"} <= set(kept)
-    assert "used.py" in names and "lazy.py" in names
+    assert "used.pyc" in names and "lazy.py" in names  # bytecode: imported at once
     assert "stray.py" not in names and "other/__init__.py" not in names
 
 
@@ -83,7 +87,7 @@ def test_a_modules_command_line_part_is_not_followed():
 
 def test_a_package_keeps_its_data_and_its_lazily_imported_submodules():
     names, _ = trimmed(b"import pkg\n")
-    assert {"pkg/", "pkg/__init__.py", "pkg/sub.py", "pkg/data.txt"} <= set(names)
+    assert {"pkg/", "pkg/__init__.pyc", "pkg/sub.py", "pkg/data.txt"} <= set(names)
     assert "other/data.txt" not in names
 
 
@@ -107,3 +111,28 @@ def test_a_dropped_module_imported_directly_fails_the_trim():
 def test_the_same_input_gives_the_same_bytes():
     first = trim.trim(library(), {"app/main.py": b"import used\n"}, [], [])
     assert first == trim.trim(library(), {"app/main.py": b"import used\n"}, [], [])
+
+
+def test_what_a_start_imports_is_shipped_as_bytecode_and_the_rest_as_source():
+    """used and helper are imported at once; lazy, named and pkg.sub only when a function
+    runs; the interpreter was seen importing cli; encodings is frozen into it."""
+    names, _ = trimmed(b"import used\nimport pkg\ndef f():\n    import stray\n",
+                       observed=("cli", "encodings"), frozen=("encodings",))
+    assert {"used.pyc", "helper.pyc", "pkg/__init__.pyc", "cli.pyc"} <= set(names)
+    assert {"lazy.py", "named.py", "pkg/sub.py", "stray.py", "encodings/__init__.py"} <= set(names)
+    assert not {"used.py", "helper.py", "lazy.pyc", "encodings/__init__.pyc"} & set(names)
+    assert trim.module_paths(names)["helper"] == "helper.pyc"
+
+
+def test_the_bytecode_imports_as_python_minus_oo_compiles_it(tmp_path):
+    """No docstring, no assert (helper's would fail), and tracebacks name the library's file."""
+    packed, _, at_start = trim.trim(library(), {"app/main.py": b"import helper\n"}, [], [])
+    assert at_start == ["helper"]
+    (tmp_path / "lib.zip").write_bytes(packed)
+    spec = zipimport.zipimporter(str(tmp_path / "lib.zip")).find_spec("helper")
+    helper = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(helper)
+    assert helper.TABLE == {"x": "cp1252"} and helper.__doc__ is None
+    assert helper.__file__.endswith("helper.pyc")
+    code = zipimport.zipimporter(str(tmp_path / "lib.zip")).get_code("helper")
+    assert code.co_filename == trim.MOUNTED_AT + "helper.py"

@@ -35,10 +35,12 @@ def with_bytecode(archive: bytes) -> bytes:
     return out.getvalue()
 
 
-def compiled(source: bytes, name: str, work: Path) -> bytes:
+def compiled(source: bytes, name: str, work: Path, optimize: int = -1) -> bytes:
+    """Unchecked-hash bytecode of `source`, its tracebacks naming `name`; `optimize` as
+    compile()'s (2: as `python -OO`, without docstrings and asserts)."""
     path, pyc = work / "module.py", work / "module.pyc"
     path.write_bytes(source)
-    py_compile.compile(str(path), cfile=str(pyc), dfile=name, doraise=True,
+    py_compile.compile(str(path), cfile=str(pyc), dfile=name, doraise=True, optimize=optimize,
                        invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
     return pyc.read_bytes()
 

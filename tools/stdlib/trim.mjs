@@ -3,8 +3,8 @@
 // Boots the runtime vendored in DIST under Node, unpacks the app's archive with the runtime's own
 // unpackArchive as PyScript does, imports the app's browser-free modules as the snapshot maker
 // does, and hands trim.py what the interpreter imported meanwhile, the app's sources and the
-// runtime's JavaScript. Writes REPORT (JSON: sizes, the modules kept, those seen imported) and
-// prints its sizes.
+// runtime's JavaScript. Writes REPORT (JSON: sizes, the modules kept, those shipped as bytecode,
+// those seen imported) and prints its sizes.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -20,7 +20,7 @@ const { loadPyodide } = await import(pathToFileURL(join(runtime, "pyodide.mjs"))
 const pyodide = await loadPyodide({ indexURL: runtime + "/", _sysExecutable: "./this.program" });
 
 const tools = new URL("../", import.meta.url);
-for (const file of ["snapshot/preload.py", "stdlib/trim.py"]) {
+for (const file of ["snapshot/preload.py", "stdlib/trim.py", "bytecode/compile.py"]) {
   pyodide.FS.mkdirTree("/tmp/trim/tools/" + file.split("/")[0]);
   pyodide.FS.writeFile("/tmp/trim/tools/" + file, readFileSync(new URL(file, tools)));
 }
@@ -52,12 +52,17 @@ sources = {p.as_posix(): p.read_bytes() for p in Path(".").rglob("*.py")}
 for name in pure_modules({path: body.decode() for path, body in sources.items()}):
     __import__(name)
 observed = sorted(sys.modules)
+frozen = [name for name, module in sys.modules.items()
+          if getattr(getattr(module, "__spec__", None), "origin", None) == "frozen"]
 from tools.stdlib.trim import trim
-trimmed, kept = trim(bytes(stdlib), sources, list(scripts), observed)
+trimmed, kept, compiled = trim(bytes(stdlib), sources, list(scripts), observed, frozen)
 `, { globals: namespace });
 const trimmed = namespace.get("trimmed").toJs();
 const sizes = { bytes_before: readFileSync(stdlibPath).length, bytes: trimmed.length };
 const kept = namespace.get("kept").toJs();
+const compiled = namespace.get("compiled").toJs();
 writeFileSync(stdlibPath, trimmed);
-writeFileSync(report, JSON.stringify({ ...sizes, kept, observed: namespace.get("observed").toJs() }, null, 1));
-console.log(JSON.stringify({ ...sizes, modules: kept.length }));
+writeFileSync(report, JSON.stringify({
+  ...sizes, kept, compiled, observed: namespace.get("observed").toJs(),
+}, null, 1));
+console.log(JSON.stringify({ ...sizes, modules: kept.length, bytecode: compiled.length }));

@@ -18,8 +18,15 @@ too, `importlib.import_module("...")` literals, and codecs named by a string lit
 DROP names the few modules kept modules import only in functions the page never runs (help(),
 process pools); the closure does not enter them.
 
-Run by trim.mjs inside the vendored Pyodide, whose Python parses the library's sources (the
-build machine's Python may be older than the runtime's); importable under CPython for the tests.
+The modules a page's start imports (those the interpreter was seen to import, the runtime's
+JavaScript's, and what their module level imports in turn) are shipped as bytecode alone, as
+`python -OO` compiles it: every normal boot (every iPhone) otherwise compiles them from source,
+which is most of the runtime's own start (docs/performance.md). The rest stay source: bytecode
+is about twice the download, and they are rarely imported.
+
+Run by trim.mjs inside the vendored Pyodide, whose Python parses the library's sources and
+compiles its bytecode (the build machine's Python may be older than the runtime's); importable
+under CPython for the tests.
 """
 
 from __future__ import annotations
@@ -27,9 +34,11 @@ from __future__ import annotations
 import ast
 import io
 import re
+import tempfile
 import zipfile
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
+from tools.bytecode.compile import compiled
 from tools.snapshot.preload import imported_names, module_name, names_imported_by
 
 # What the analysis cannot see, each with the reason it is kept.
@@ -68,13 +77,17 @@ JS_PYTHON_IMPORT = re.compile(
 # Pyodide's JavaScript calls into its own Python packages by quoted name ("pyodide.code").
 RUNTIME_MODULE_NAME = re.compile(r"""["'`](_?pyodide(?:\.\w+)*)["'`]""")
 IMPORT_CALLS = frozenset({"import_module", "__import__"})
+# Where Pyodide puts the library on sys.path: the bytecode's tracebacks name the same files as
+# the source's would.
+MOUNTED_AT = "/lib/python314.zip/"
 
 
 def module_paths(names: list[str]) -> dict[str, str]:
-    """{dotted module name: path in the zip} for every module file among the zip's names."""
+    """{dotted module name: path in the zip} for every module file among the zip's names, source
+    or bytecode."""
     modules = {}
     for path in names:
-        name = module_name(path)
+        name = module_name(path.removesuffix("c") if path.endswith(".pyc") else path)
         if name:
             modules[name] = path
     return modules
@@ -117,6 +130,21 @@ def source_imports(source: str | bytes, name: str, is_package: bool,
                 if normalized(text) in codecs:
                     found |= _with_parents(codecs[normalized(text)])
     return found
+
+
+def module_level_imports(source: str | bytes, name: str, is_package: bool,
+                         codecs: dict[str, str]) -> set[str]:
+    """Modules importing the source imports at once: its import statements outside functions
+    (class bodies run) and outside `if __name__ == "__main__":`."""
+    tree = ast.parse(source)
+    nodes, pending = [], [top for top in tree.body
+                          if not (isinstance(top, ast.If) and _is_main_test(top.test))]
+    while pending:
+        node = pending.pop()
+        nodes.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            pending.extend(ast.iter_child_nodes(node))
+    return names_imported_by(nodes, name, is_package)
 
 
 def _strings(expression: ast.expr):
@@ -193,9 +221,9 @@ def dropped(name: str) -> bool:
     return any(name == drop or name.startswith(drop + ".") for drop in DROP)
 
 
-def closure(read, universe: dict[str, str], roots: set[str]) -> set[str]:
-    """Every module of `universe` reachable from `roots` through the imports of kept modules,
-    except DROP's; `read(path)` gives a module's source."""
+def closure(read, universe: dict[str, str], roots: set[str], imports=source_imports) -> set[str]:
+    """Every module of `universe` reachable from `roots` through `imports` (by default, every
+    import they may make) of reached modules, except DROP's; `read(path)` gives a source."""
     codecs = codec_modules(universe)
     named = sorted(name for name in roots & universe.keys() if dropped(name))
     if named:
@@ -207,7 +235,7 @@ def closure(read, universe: dict[str, str], roots: set[str]) -> set[str]:
             continue
         kept.add(name)
         path = universe[name]
-        found = source_imports(read(path), name, path.endswith("__init__.py"), codecs)
+        found = imports(read(path), name, path.endswith("__init__.py"), codecs)
         pending.extend(sorted((found & universe.keys()) - kept))
     return kept
 
@@ -227,12 +255,28 @@ def roots(app_sources: dict[str, bytes], scripts: list[str], observed: list[str]
     return found
 
 
-def repack(stdlib: bytes, kept: set[str]) -> bytes:
-    """`stdlib` with only the kept modules' files, their packages' data files and the folders
-    that hold them; entries in the same order, the same bytes for the same input."""
+def started(read, universe: dict[str, str], app_sources: dict[str, bytes], scripts: list[str],
+            observed: list[str]) -> set[str]:
+    """The modules a page's start imports: what the interpreter was seen to import, the runtime
+    JavaScript's imports, the app's module-level ones, and their module-level imports."""
+    found = set(observed)
+    for path, source in app_sources.items():
+        name = module_name(path)
+        if name:
+            found |= module_level_imports(source, name, path.endswith("__init__.py"), {})
+    for text in scripts:
+        found |= script_imports(text)
+    return closure(read, universe, found, imports=module_level_imports)
+
+
+def repack(stdlib: bytes, kept: set[str], as_bytecode: set[str] = frozenset()) -> bytes:
+    """`stdlib` with only the kept modules' files (those `as_bytecode` names as NAME.pyc instead
+    of NAME.py), their packages' data files and the folders that hold them; entries in the same
+    order, the same bytes for the same input."""
     out = io.BytesIO()
     with (zipfile.ZipFile(io.BytesIO(stdlib)) as source,
-          zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as target):
+          zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as target,
+          tempfile.TemporaryDirectory() as work):
         universe = module_paths(source.namelist())
         for info in source.infolist():
             name = module_name(info.filename)
@@ -244,16 +288,24 @@ def repack(stdlib: bytes, kept: set[str]) -> bytes:
                 keep = package in kept or package.split(".")[0] not in universe
             else:
                 keep = name in kept
-            if keep:
-                target.writestr(info, source.read(info), compress_type=zipfile.ZIP_DEFLATED,
-                                compresslevel=9)
+            if not keep:
+                continue
+            body = source.read(info)
+            if name in as_bytecode:
+                body = compiled(body, MOUNTED_AT + info.filename, Path(work), optimize=2)
+                info = zipfile.ZipInfo(info.filename + "c", date_time=info.date_time)
+            target.writestr(info, body, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
     return out.getvalue()
 
 
 def trim(stdlib: bytes, app_sources: dict[str, bytes], scripts: list[str],
-         observed: list[str]) -> tuple[bytes, list[str]]:
-    """The repacked zip and the sorted names of the modules it keeps."""
+         observed: list[str], frozen: list[str] = ()) -> tuple[bytes, list[str], list[str]]:
+    """The repacked zip, the sorted names of the modules it keeps, and of those it ships as
+    bytecode: the ones a page's start imports, but not those the interpreter holds `frozen`
+    (their files only serve tracebacks)."""
     with zipfile.ZipFile(io.BytesIO(stdlib)) as source:
         universe = module_paths(source.namelist())
         kept = closure(source.read, universe, roots(app_sources, scripts, observed, universe))
-    return repack(stdlib, kept), sorted(kept)
+        at_start = started(source.read, universe, app_sources, scripts, observed) & kept
+        at_start -= set(frozen)
+    return repack(stdlib, kept, at_start), sorted(kept), sorted(at_start)
