@@ -2,7 +2,7 @@
 
     python3 benchmarks/startup.py [--runs N] [--budget S] [--dist DIR] [--no-experiments] [--record]
     python3 benchmarks/startup.py --engines chromium,firefox,webkit [--runs N] [--record]
-    python3 benchmarks/startup.py --throttled none fast4g slow4g [--runs N] [--budget S] ...
+    python3 benchmarks/startup.py --throttled none fast4g slow4g [--before DIR] [--runs N] ...
 
 Builds the app (build.py, with its snapshot) and a bare page (one <script type="py"> that marks
 itself ready) from the same vendored runtime, then measures both in Debian's Chromium, A and B
@@ -32,9 +32,9 @@ taking turns in every round, timed from inside the page (benchmarks/engines.py):
 first roll straight after it; ratios against the bare page in the same engine.
 --throttled measures a phone on mobile data instead: for each named profile (DevTools' Fast 4G
 and Slow 4G network presets with the CPU 4× slower, or none), a first visit and a repeat visit of
-the app and of the bare page (and, with experiments, of the app taking its snapshot on every
-first visit, and of the app shipping Pyodide's whole standard library, built from the sources),
-each in a new context, served gzip, A/B alternating; --budget applies per profile.
+the app and of the bare page (and, with experiments, of the app never taking its snapshot on a
+first visit; with --before DIR, of that earlier build too), each in a new context, served gzip,
+A/B alternating; --budget applies per profile.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ OUT = ROOT / "benchmarks" / "out"
 DOC = ROOT / "docs" / "performance.md"
 SYSTEMS = ("flip", "pool", "swift", "fluke", "passages")
 TIMEOUT_MS = 90_000
-SLOW_LINK = "const SLOW_LINK_MBPS = 4;"  # the loader's threshold (snapshot_always)
+SLOW_LINK = "const SLOW_LINK_MBPS = 4;"  # the loader's threshold (never_on_first_visits)
 SETTLE = 1.0  # s before each cold load, for the last page's background work (code caching)
 
 BARE = """<!doctype html>
@@ -220,7 +220,7 @@ def make_sites(dist: Path | None) -> dict[str, Path]:
             "app-files": app_variant(app, "app-files", sources_as_files),
             "app-preload": app_variant(app, "app-preload", snapshot_preloaded),
             "app-source": app_variant(app, "app-source", source_only),
-            "app-snapshot-always": app_variant(app, "app-snapshot-always", snapshot_always)}
+            "app-never-first": app_variant(app, "app-never-first", never_on_first_visits)}
 
 
 def app_variant(app: Path, name: str, edit) -> Path:
@@ -257,8 +257,9 @@ def sources_as_files(site: Path, config: dict) -> None:
 
 
 def source_only(site: Path, config: dict) -> None:
-    """Boot the normal way from the Python sources alone (no bytecode beside them), as the app
-    did before build.py compiled them: every import compiles its module first."""
+    """Boot the normal way with no bytecode at all, as the app did before build.py compiled the
+    app's modules and the standard library's: every import compiles its module first. The same
+    modules of the library, as Pyodide ships them."""
     config.update(RUNTIME)
     archive = site / build.PY_ARCHIVE
     with zipfile.ZipFile(archive) as packed:
@@ -266,6 +267,14 @@ def source_only(site: Path, config: dict) -> None:
                    if info.filename.endswith(".py")]
     with zipfile.ZipFile(archive, "w", compresslevel=9) as packed:
         for info, body in sources:
+            packed.writestr(info, body)
+    stdlib = site / build.STDLIB
+    with zipfile.ZipFile(ROOT / build.STDLIB) as whole, zipfile.ZipFile(stdlib) as shipped:
+        names = [name.removesuffix("c") if name.endswith(".pyc") else name
+                 for name in shipped.namelist()]
+        files = [(whole.getinfo(name), whole.read(name)) for name in names]
+    with zipfile.ZipFile(stdlib, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as packed:
+        for info, body in files:
             packed.writestr(info, body)
 
 
@@ -278,13 +287,15 @@ def snapshot_preloaded(site: Path, config: dict) -> None:
                      encoding="utf-8")
 
 
-def snapshot_always(site: Path, config: dict) -> None:
-    """The loader as it was: the snapshot on every first visit, however slow the link."""
+def never_on_first_visits(site: Path, config: dict) -> None:
+    """The loader never taking the snapshot on a first visit, however fast the link: the
+    service worker's precache brings it for the next visit."""
     loader = site / build.SNAPSHOT_LOADER
     text = loader.read_text(encoding="utf-8")
     if SLOW_LINK not in text:
         raise SystemExit(f"startup.py: {build.SNAPSHOT_LOADER} no longer has {SLOW_LINK!r}")
-    loader.write_text(text.replace(SLOW_LINK, "const SLOW_LINK_MBPS = 0;"), encoding="utf-8")
+    loader.write_text(text.replace(SLOW_LINK, "const SLOW_LINK_MBPS = Infinity;"),
+                      encoding="utf-8")
 
 
 class Isolated(build.Handler):
@@ -575,17 +586,11 @@ def visits(browser: Browser, served: build.Server, profile: str, worker: bool) -
         context.close()
 
 
-def whole_stdlib() -> Path:
-    """The app built from the sources with Pyodide's whole standard library, its snapshot made
-    against that file: the app as it shipped before the trim (build.trim_stdlib)."""
-    return build.build(out=OUT / "sites" / "app-whole-stdlib", trim=False)
-
-
 def run_throttled(profiles: list[str], runs: int, dist: Path | None, experiments: bool,
-                  budget: float) -> dict:
+                  budget: float, before: Path | None = None) -> dict:
     """For each profile, rounds of first and repeat visits of the app and the bare page (and,
-    with experiments, the app taking its snapshot on every first visit and the app with the whole
-    standard library), each served gzip, while another round fits in `budget` s (per profile)."""
+    with experiments, the app never taking its snapshot on a first visit; and the build `before`,
+    an earlier one), each served gzip, while another round fits in `budget` s (per profile)."""
     load = os.getloadavg()[0]
     sites = make_sites(dist)
     samples: dict[str, list[float]] = {}
@@ -593,8 +598,10 @@ def run_throttled(profiles: list[str], runs: int, dist: Path | None, experiments
         servers = {"app": server(stack, sites["app"], Gzipping),
                    "bare": server(stack, sites["bare"], Gzipping)}
         if experiments:
-            servers["app, snapshot always"] = server(stack, sites["app-snapshot-always"], Gzipping)
-            servers["app, whole stdlib"] = server(stack, whole_stdlib(), Gzipping)
+            servers["app, never on a first visit"] = server(stack, sites["app-never-first"],
+                                                             Gzipping)
+        if before:
+            servers["app before"] = server(stack, before, Gzipping)
         browser = playwright.chromium.launch(**launch_args())
         stack.callback(browser.close)
         rounds = {}
@@ -791,6 +798,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=540,
                         help="seconds: start no round that would end later (default 540)")
     parser.add_argument("--dist", type=Path, help="measure this build instead of building")
+    parser.add_argument("--before", type=Path, help="with --throttled: also this earlier build")
     parser.add_argument("--no-experiments", dest="experiments", action="store_false")
     parser.add_argument("--record", action="store_true", help="write into docs/performance.md")
     parser.add_argument("--engines", help="cold loads in these engines instead: "
@@ -804,7 +812,8 @@ def main() -> None:
         result = run_engines(args.engines.split(","), args.runs, args.dist, args.budget)
         name, text = "engines", report_engines(result)
     elif args.throttled:
-        result = run_throttled(args.throttled, args.runs, args.dist, args.experiments, args.budget)
+        result = run_throttled(args.throttled, args.runs, args.dist, args.experiments, args.budget,
+                               args.before)
         name, text = "throttled", report_throttled(result)
     if args.engines or args.throttled:
         OUT.mkdir(parents=True, exist_ok=True)
