@@ -52,6 +52,7 @@ import sys
 import tempfile
 import time
 import zipfile
+from collections import Counter
 from contextlib import ExitStack
 from datetime import UTC, datetime
 from email.utils import formatdate, parsedate_to_datetime
@@ -73,7 +74,7 @@ OUT = ROOT / "benchmarks" / "out"
 DOC = ROOT / "docs" / "performance.md"
 SYSTEMS = ("flip", "pool", "swift", "fluke", "passages")
 TIMEOUT_MS = 90_000
-SLOW_LINK = "const SLOW_LINK_MBPS = 4;"  # the loader's threshold (never_on_first_visits)
+FAST_LINK = "const FAST_LINK_MBPS = 20;"  # the loader's threshold (never_on_first_visits)
 SETTLE = 1.0  # s before each cold load, for the last page's background work (code caching)
 
 BARE = """<!doctype html>
@@ -135,6 +136,13 @@ MARKS_READY = "window.startupMarks && window.startupMarks.ready !== null"
 READ_MARKS = """() => ({
   ...window.startupMarks,
   fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
+  boot: document.documentElement.dataset.boot ?? null,
+  link: document.documentElement.dataset.link ?? null,
+  // What arrived before ready, as sent (gzip): not the service worker's precache, which starts
+  // at ready and which the server cannot tell apart.
+  bytes: performance.getEntries().filter((entry) => entry.transferSize !== undefined
+    && entry.responseEnd <= window.startupMarks.ready)
+    .reduce((sum, entry) => sum + entry.transferSize, 0),
 })"""
 
 # A roll on a booted app: click, the result's last change, the frame after it.
@@ -292,9 +300,9 @@ def never_on_first_visits(site: Path, config: dict) -> None:
     service worker's precache brings it for the next visit."""
     loader = site / build.SNAPSHOT_LOADER
     text = loader.read_text(encoding="utf-8")
-    if SLOW_LINK not in text:
-        raise SystemExit(f"startup.py: {build.SNAPSHOT_LOADER} no longer has {SLOW_LINK!r}")
-    loader.write_text(text.replace(SLOW_LINK, "const SLOW_LINK_MBPS = Infinity;"),
+    if FAST_LINK not in text:
+        raise SystemExit(f"startup.py: {build.SNAPSHOT_LOADER} no longer has {FAST_LINK!r}")
+    loader.write_text(text.replace(FAST_LINK, "const FAST_LINK_MBPS = Infinity;"),
                       encoding="utf-8")
 
 
@@ -326,20 +334,9 @@ class Precompressed(build.Handler):
 
 class Gzipping(build.Handler):
     """Sends each file gzip -6 to a browser that accepts it, as most static hosts do (files
-    already compressed, .gz .zip .png, as they are), with Last-Modified for revalidation; adds up
-    the bytes of the bodies it sends in `server.sent`."""
+    already compressed, .gz .zip .png, as they are), with Last-Modified for revalidation."""
 
     packed: dict[Path, bytes] = {}
-    status = 0
-
-    def send_response(self, code: int, message: str | None = None) -> None:
-        self.status = code
-        super().send_response(code, message)
-
-    def send_header(self, keyword: str, value: str) -> None:
-        if keyword == "Content-Length" and self.status == 200:
-            self.server.sent = getattr(self.server, "sent", 0) + int(value)
-        super().send_header(keyword, value)
 
     def send_head(self):
         path = Path(self.translate_path(urlsplit(self.path).path))
@@ -564,8 +561,9 @@ def throttle(session: CDPSession, profile: str, network: bool = True) -> None:
 
 def visits(browser: Browser, served: build.Server, profile: str, worker: bool) -> dict:
     """A first visit and then a repeat one (a reload) in a new context, throttled: ms to ready
-    of each, and the bytes the server sent for the first until it was ready. The app's service
-    worker precaches in the background while a player plays: that wait is not throttled."""
+    of each; of the first, the bytes that arrived before it was ready, how it booted and the
+    link's estimate it chose by. The app's service worker precaches in the background while a
+    player plays: that wait is not throttled."""
     context = browser.new_context()
     context.add_init_script(MARKS)
     try:
@@ -573,15 +571,15 @@ def visits(browser: Browser, served: build.Server, profile: str, worker: bool) -
         session = context.new_cdp_session(page)
         session.send("Network.enable")
         throttle(session, profile)
-        served.sent = 0
-        first = boot(page, served.url, THROTTLED_TIMEOUT_MS)["ready"]
-        sent = served.sent
+        first = boot(page, served.url, THROTTLED_TIMEOUT_MS)
         if worker:
             throttle(session, profile, network=False)
             page.wait_for_function(CONTROLLED, timeout=THROTTLED_TIMEOUT_MS)
             throttle(session, profile)
         repeat = boot(page, None, THROTTLED_TIMEOUT_MS)["ready"]
-        return {"first": first, "repeat": repeat, "bytes": sent}
+        return {"first": first["ready"], "repeat": repeat, "bytes": first["bytes"],
+                "boot": first["boot"] or "normal",
+                "link": None if first["link"] is None else float(first["link"])}
     finally:
         context.close()
 
@@ -626,7 +624,8 @@ def run_throttled(profiles: list[str], runs: int, dist: Path | None, experiments
 
 def report_throttled(result: dict) -> str:
     samples = result["samples"]
-    median = {name: statistics.median(values) for name, values in samples.items()}
+    median = {name: statistics.median(values) for name, values in samples.items()
+              if name.split(" ")[1] in ("first", "repeat", "bytes")}
     rounds = ", ".join(f"{profile} {n}" for profile, n in result["rounds"].items())
     lines = [f"Skill Check start-up on mobile data, {result['date']}, rounds: {rounds}; CPU "
              f"{CPU_SLOWDOWN}× slower when throttled, files served gzip, A/B alternating",
@@ -635,6 +634,15 @@ def report_throttled(result: dict) -> str:
     for name in samples:
         profile, kind, page = name.split(" ", 2)
         against = f"{profile} {kind} bare"
+        if kind == "boot":  # how each first visit booted, and the link's estimates
+            text = ", ".join(f"{path} {n}" for path, n in sorted(Counter(samples[name]).items()))
+            links = [mbps for mbps in samples.get(f"{profile} link {page}", []) if mbps is not None]
+            if links:
+                text += f"; link {min(links):.1f}–{max(links):.1f} Mbit/s"
+            lines.append(f"{name:44} {text:>34}")
+            continue
+        if kind == "link":
+            continue
         if kind == "bytes":
             values = samples[name]
             text = (f"{statistics.median(values) / 1e6:7.2f} MB ({min(values) / 1e6:.2f}–"

@@ -1,12 +1,12 @@
 // Boots Pyodide from the build's memory snapshot when it fits, else boots it the normal way.
 //
 // PyScript's `interpreter` option points here instead of at pyodide.mjs. A snapshot skips the
-// interpreter's start-up and the app's imports (about half of a cold boot, two thirds of a warm
-// one). It is only used when it is certainly right: stack switching in this browser (snapshots
-// need it for run_sync), made by this very runtime version, its SHA-256 matches the one the
-// build wrote beside it, and the last start from it in this browser did not stop short (below).
-// Anything else boots normally, with one console note saying why. So does a first visit on a slow
-// link (below): there the snapshot's download costs more than the start it saves. On a first
+// interpreter's start-up and the app's imports. It is only used when it is certainly right:
+// stack switching in this browser (snapshots need it for run_sync), made by this very runtime
+// version, its SHA-256 matches the one the build wrote beside it, and the last start from it in
+// this browser did not stop short (below). Anything else boots normally, with one console note
+// saying why. So does a first visit on a link under 20 Mbit/s (below): there the snapshot's
+// download costs more than the start it saves. On a first
 // visit the runtime's big files start downloading at once (runtime-downloads.mjs), counted for
 // the page's progress bar.
 import { loadPyodide as loadRuntime, version } from "../vendor/pyodide/pyodide.mjs";
@@ -36,12 +36,14 @@ if sys.path[:2] == ["", ""]:
     del sys.path[0]
 `;
 
-// A first visit downloads the snapshot (5.7 MB gzip) besides the runtime (6.4 MB): on a link
-// below this (Mbit/s, as the runtime's own download measures it) that costs more than the start
-// it saves, on Slow 4G (1.6 Mbit/s) 17 s more, on Fast 4G (9) 4 s less (docs/performance.md).
-// Once the service worker serves the page, it has the snapshot cached (it precaches it after
-// the first start): later visits always use it. So does a player who asked to save data.
-const SLOW_LINK_MBPS = 4;
+// A first visit downloads the snapshot (4.9 MB gzip) besides the runtime (5.4 MB). Since the
+// normal boot stopped compiling the standard library, the snapshot saves a phone (the CPU 4×
+// slower) about 2 s of start, which its download costs on a link of about 20 Mbit/s: below that
+// (as the runtime's own download measures it) the first visit boots the normal way. On Fast 4G
+// (9 Mbit/s) that is 2.4 s sooner, on Slow 4G (1.6) about 15 s (docs/performance.md). Once the
+// service worker serves the page, it has the snapshot cached (it precaches it after the first
+// start): later visits use it whatever the link. A browser asking to save data never does.
+const FAST_LINK_MBPS = 20;
 
 export async function loadPyodide(options = {}) {
   const downloads = startDownloads(RUNTIME);
@@ -60,8 +62,9 @@ async function boot(settings, downloads) {
     const entry = await usableSnapshot();
     if (globalThis.navigator?.connection?.saveData) throw new Error("the player saves data");
     const link = await downloads.linkMbps();
-    if (link !== null && link < SLOW_LINK_MBPS) {
-      throw new Error(`a first visit on a slow link (${link.toFixed(1)} Mbit/s)`);
+    markLink(link);
+    if (link !== null && link < FAST_LINK_MBPS) {
+      throw new Error(`a first visit on a link under ${FAST_LINK_MBPS} Mbit/s (${link.toFixed(1)})`);
     }
     downloads.snapshot = new URL(entry.file, MANIFEST).href;
     const snapshot = fetchSnapshot(entry);
@@ -163,4 +166,10 @@ function stored(key, ...value) {
 function markBoot(path) {
   const root = globalThis.document?.documentElement;
   if (root) root.dataset.boot = path;
+}
+
+// And the link's estimate a first visit chose by (Mbit/s): <html data-link="9.3">.
+function markLink(mbps) {
+  const root = globalThis.document?.documentElement;
+  if (root && mbps !== null) root.dataset.link = mbps.toFixed(1);
 }

@@ -1,4 +1,4 @@
-"""A first visit over a slow link: the download's progress bar, and the snapshot left off.
+"""A first visit over mobile data: the download's progress bar, and the snapshot left off.
 
 Chromium's own network throttling (DevTools protocol) stands in for a phone's mobile data. Each
 test uses a fresh context: no cache, no service worker, as a player's first visit.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 READY_MS = 120_000
@@ -45,9 +46,11 @@ def test_the_download_shows_its_progress_and_the_form_is_usable_meanwhile(fresh_
     fresh_context.add_init_script(SAMPLE)
     page = fresh_context.new_page()
     throttle(fresh_context, page, mbps=40)  # about 4 s for the runtime and the snapshot
-    page.goto(app_url + "#system=flip", wait_until="domcontentloaded")
+    # Not waiting for DOMContentLoaded: the page is watched while it loads (and one CI run's
+    # goto once stalled there past Playwright's 30 s on this link, for no cause found).
+    page.goto(app_url + "#system=flip", wait_until="commit")
     status = page.locator("#boot-status")
-    expect(status).to_have_text("Downloading Python…", timeout=30_000)
+    expect(status).to_have_text("Downloading Python…", timeout=60_000)
     bar = page.get_by_role("progressbar", name="Downloading Python…")
     expect(bar).to_be_visible()
     expect(page.locator("#roll")).to_have_text("Waiting for Python to download…")
@@ -71,18 +74,22 @@ def test_the_download_shows_its_progress_and_the_form_is_usable_meanwhile(fresh_
     expect(rank).to_have_value("4")
 
 
-def test_a_first_visit_on_a_slow_link_starts_without_the_snapshot(fresh_context, app_url):
+@pytest.mark.parametrize(("mbps", "latency_ms"), [(2, 150), (8, 60)],
+                         ids=["Slow 4G (1.6 Mbit/s)", "Fast 4G (9 Mbit/s)"])
+def test_a_first_visit_on_mobile_data_starts_without_the_snapshot(mbps, latency_ms,
+                                                                  fresh_context, app_url):
     page = fresh_context.new_page()
     notes: list[str] = []
     page.on("console", lambda message: notes.append(message.text))
-    session = throttle(fresh_context, page, mbps=2, latency_ms=150)  # Slow 4G: 1.6 Mbit/s
+    session = throttle(fresh_context, page, mbps=mbps, latency_ms=latency_ms)
     page.goto(app_url, wait_until="commit")
     page.wait_for_function("document.documentElement.dataset.boot", timeout=READY_MS)
     session.send("Network.emulateNetworkConditions", {  # decided: the rest may come fast
         "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
     page.locator("html[data-ready='true']").wait_for(state="attached", timeout=READY_MS)
     assert page.evaluate("document.documentElement.dataset.boot") == "normal"
-    assert [note for note in notes if "a first visit on a slow link" in note]
+    assert [note for note in notes if "a first visit on a link under 20 Mbit/s" in note]
+    assert float(page.evaluate("document.documentElement.dataset.link")) < 20
     assert not page.evaluate("performance.getEntriesByType('resource')"
                              ".filter(e => e.name.endsWith('.snapshot.gz')).length")
 

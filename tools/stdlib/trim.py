@@ -77,8 +77,8 @@ JS_PYTHON_IMPORT = re.compile(
 # Pyodide's JavaScript calls into its own Python packages by quoted name ("pyodide.code").
 RUNTIME_MODULE_NAME = re.compile(r"""["'`](_?pyodide(?:\.\w+)*)["'`]""")
 IMPORT_CALLS = frozenset({"import_module", "__import__"})
-# Where Pyodide puts the library on sys.path: the bytecode's tracebacks name the same files as
-# the source's would.
+# Where Pyodide 314 puts the library on sys.path: the bytecode's tracebacks name the same files
+# as the source's would (tests/e2e/test_stdlib.py finds no bytecode if a new runtime moves it).
 MOUNTED_AT = "/lib/python314.zip/"
 
 
@@ -135,7 +135,8 @@ def source_imports(source: str | bytes, name: str, is_package: bool,
 def module_level_imports(source: str | bytes, name: str, is_package: bool,
                          codecs: dict[str, str]) -> set[str]:
     """Modules importing the source imports at once: its import statements outside functions
-    (class bodies run) and outside `if __name__ == "__main__":`."""
+    (class bodies run) and outside `if __name__ == "__main__":`. (`codecs` is unused: closure
+    calls this as it calls source_imports.)"""
     tree = ast.parse(source)
     nodes, pending = [], [top for top in tree.body
                           if not (isinstance(top, ast.If) and _is_main_test(top.test))]
