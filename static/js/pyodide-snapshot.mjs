@@ -6,9 +6,8 @@
 // version, its SHA-256 matches the one the build wrote beside it, and the last start from it in
 // this browser did not stop short (below). Anything else boots normally, with one console note
 // saying why. So does a first visit on a link under 20 Mbit/s (below): there the snapshot's
-// download costs more than the start it saves. On a first
-// visit the runtime's big files start downloading at once (runtime-downloads.mjs), counted for
-// the page's progress bar.
+// download costs more than the start it saves. On a first visit the runtime's big files start
+// downloading at once (runtime-downloads.mjs), counted for the page's progress bar.
 import { loadPyodide as loadRuntime, version } from "../vendor/pyodide/pyodide.mjs";
 import { chunks, startDownloads } from "./runtime-downloads.mjs";
 

@@ -75,7 +75,7 @@ def test_the_download_shows_its_progress_and_the_form_is_usable_meanwhile(fresh_
 
 
 @pytest.mark.parametrize(("mbps", "latency_ms"), [(2, 150), (8, 60)],
-                         ids=["Slow 4G (1.6 Mbit/s)", "Fast 4G (9 Mbit/s)"])
+                         ids=["Slow 4G, 2 Mbit/s", "Fast 4G, 8 Mbit/s"])
 def test_a_first_visit_on_mobile_data_starts_without_the_snapshot(mbps, latency_ms,
                                                                   fresh_context, app_url):
     page = fresh_context.new_page()
