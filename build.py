@@ -117,11 +117,10 @@ SW_TEMPLATE = "static/sw-template.js"
 TOP_FILES = ("index.html", "manifest.webmanifest")
 
 
-def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True, trim: bool = True) -> Path:
+def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True) -> Path:
     """Make `out` from `src`: page, static files, Python sources, pyscript.json, what the runtime
     itself makes under Node (the sources' bytecode, the trimmed standard library and the start-up
-    snapshot; unless told not to) and sw.js. `trim=False` ships Pyodide's whole standard library
-    (benchmarks/startup.py measures the trim against it)."""
+    snapshot; unless told not to) and sw.js."""
     for name in (*TOP_FILES, SW_TEMPLATE):
         if not (src / name).is_file():
             raise BuildError(f"{name} is missing from {src}")
@@ -145,8 +144,7 @@ def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True, trim: bool 
     (staging / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
     if snapshot:
         add_bytecode(staging)
-        if trim:
-            trim_stdlib(staging)
+        trim_stdlib(staging)
         make_snapshot(staging)
     write_download_sizes(staging)
     check_page(staging)

@@ -69,6 +69,7 @@ import engines  # noqa: E402
 import build  # noqa: E402
 from tools import browsers  # noqa: E402
 from tools.snapshot import preload  # noqa: E402
+from tools.stdlib import trim  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "out"
 DOC = ROOT / "docs" / "performance.md"
@@ -278,8 +279,7 @@ def source_only(site: Path, config: dict) -> None:
             packed.writestr(info, body)
     stdlib = site / build.STDLIB
     with zipfile.ZipFile(ROOT / build.STDLIB) as whole, zipfile.ZipFile(stdlib) as shipped:
-        names = [name.removesuffix("c") if name.endswith(".pyc") else name
-                 for name in shipped.namelist()]
+        names = [trim.source_path(name) for name in shipped.namelist()]
         files = [(whole.getinfo(name), whole.read(name)) for name in names]
     with zipfile.ZipFile(stdlib, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as packed:
         for info, body in files:

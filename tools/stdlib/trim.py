@@ -36,6 +36,7 @@ import io
 import re
 import tempfile
 import zipfile
+from functools import partial
 from pathlib import Path, PurePosixPath
 
 from tools.bytecode.compile import compiled
@@ -87,10 +88,16 @@ def module_paths(names: list[str]) -> dict[str, str]:
     or bytecode."""
     modules = {}
     for path in names:
-        name = module_name(path.removesuffix("c") if path.endswith(".pyc") else path)
+        name = module_name(source_path(path))
         if name:
             modules[name] = path
     return modules
+
+
+def source_path(path: str) -> str:
+    """The source file a shipped module's bytecode stands for (NAME.pyc → NAME.py); any other
+    path as it is."""
+    return path.removesuffix("c") if path.endswith(".pyc") else path
 
 
 def codec_modules(universe: dict[str, str]) -> dict[str, str]:
@@ -132,11 +139,9 @@ def source_imports(source: str | bytes, name: str, is_package: bool,
     return found
 
 
-def module_level_imports(source: str | bytes, name: str, is_package: bool,
-                         codecs: dict[str, str]) -> set[str]:
+def module_level_imports(source: str | bytes, name: str, is_package: bool) -> set[str]:
     """Modules importing the source imports at once: its import statements outside functions
-    (class bodies run) and outside `if __name__ == "__main__":`. (`codecs` is unused: closure
-    calls this as it calls source_imports.)"""
+    (class bodies run) and outside `if __name__ == "__main__":`."""
     tree = ast.parse(source)
     nodes, pending = [], [top for top in tree.body
                           if not (isinstance(top, ast.If) and _is_main_test(top.test))]
@@ -222,10 +227,11 @@ def dropped(name: str) -> bool:
     return any(name == drop or name.startswith(drop + ".") for drop in DROP)
 
 
-def closure(read, universe: dict[str, str], roots: set[str], imports=source_imports) -> set[str]:
-    """Every module of `universe` reachable from `roots` through `imports` (by default, every
-    import they may make) of reached modules, except DROP's; `read(path)` gives a source."""
-    codecs = codec_modules(universe)
+def closure(read, universe: dict[str, str], roots: set[str], imports=None) -> set[str]:
+    """Every module of `universe` reachable from `roots` through `imports(source, name,
+    is_package)` of reached modules (by default source_imports: every import they may make),
+    except DROP's; `read(path)` gives a module's source."""
+    imports = imports or partial(source_imports, codecs=codec_modules(universe))
     named = sorted(name for name in roots & universe.keys() if dropped(name))
     if named:
         raise TrimError(f"imported directly, but listed in DROP: {', '.join(named)}")
@@ -236,7 +242,7 @@ def closure(read, universe: dict[str, str], roots: set[str], imports=source_impo
             continue
         kept.add(name)
         path = universe[name]
-        found = imports(read(path), name, path.endswith("__init__.py"), codecs)
+        found = imports(read(path), name, path.endswith("__init__.py"))
         pending.extend(sorted((found & universe.keys()) - kept))
     return kept
 
@@ -264,7 +270,7 @@ def started(read, universe: dict[str, str], app_sources: dict[str, bytes], scrip
     for path, source in app_sources.items():
         name = module_name(path)
         if name:
-            found |= module_level_imports(source, name, path.endswith("__init__.py"), {})
+            found |= module_level_imports(source, name, path.endswith("__init__.py"))
     for text in scripts:
         found |= script_imports(text)
     return closure(read, universe, found, imports=module_level_imports)
