@@ -248,6 +248,10 @@ class WebKit(Engine):
         return Element(found[ELEMENT_KEY])
 
     def click(self, element: Element) -> None:
+        # WebDriver scrolls the element to the bottom of the view (under a phone's fixed roll
+        # bar), and does not wait for a smooth scroll the page is making (after a roll): a
+        # scroll of our own, to the middle and at once, ends that one and clears the bar.
+        self.call("el => el.scrollIntoView({block: 'center', behavior: 'instant'})", element)
         self._command("POST", f"/element/{element.ref}/click", {})
 
     def type(self, element: Element, text: str) -> None:
