@@ -228,15 +228,32 @@ def precache_entries(dist: Path) -> list[list[str]]:
     return [["./", index], *entries]
 
 
+def unpacked_entries(dist: Path) -> list[list[str]]:
+    """[packed url, unpacked url] for each file the service worker keeps unpacked too: the
+    snapshot, where its manifest names an unpacked place for it."""
+    manifest = dist / "static" / "snapshot" / "snapshot.json"
+    if not manifest.is_file():
+        return []
+    entry = json.loads(manifest.read_text(encoding="utf-8"))
+    if "unpacked" not in entry:
+        return []
+    folder = f"./{manifest.parent.relative_to(dist).as_posix()}/"
+    return [[folder + entry["file"], folder + entry["unpacked"]]]
+
+
 def write_service_worker(dist: Path, template: str) -> Path:
-    """Fill the template with the precache list and a cache name that changes with any file."""
+    """Fill the template with the precache list, what it keeps unpacked, and a cache name that
+    changes with any file."""
     entries = precache_entries(dist)
     version = _digest(json.dumps(entries).encode())[:16]
     listing = "[\n" + ",\n".join(json.dumps(entry) for entry in entries) + "\n]"
-    script = (template.replace('"__CACHE_VERSION__"', json.dumps(version))
-              .replace('"__PRECACHE__"', listing))
-    if script == template:
+    placeholders = {'"__CACHE_VERSION__"': json.dumps(version), '"__PRECACHE__"': listing,
+                    '"__UNPACKED__"': json.dumps(unpacked_entries(dist))}
+    if any(placeholder not in template for placeholder in placeholders):
         raise BuildError(f"{SW_TEMPLATE} lost its placeholders")
+    script = template
+    for placeholder, value in placeholders.items():
+        script = script.replace(placeholder, value)
     (dist / "sw.js").write_text(script)
     return dist / "sw.js"
 

@@ -6,6 +6,10 @@
 
 const VERSION = "__CACHE_VERSION__";
 const PRECACHE = "__PRECACHE__";
+// [packed url, unpacked url]: the start-up snapshot, which the page would otherwise gunzip on its
+// main thread at every start (31 MB; on a phone about half a second before it can roll). The
+// worker unpacks it once, when it installs, from the copy it has just verified; pages read that.
+const UNPACKED = "__UNPACKED__";
 
 // Cache storage is shared by the whole origin: name caches by scope too, so two copies of the app
 // under different sub-paths of one host never delete each other's files.
@@ -44,7 +48,12 @@ async function fromCache(request) {
   // A navigation may carry a query (?utm=..., a share link's fragment is never sent): the page is
   // the same file.
   const hit = await cache.match(request, { ignoreSearch: request.mode === "navigate" });
-  return hit ?? fetch(request);
+  if (hit) return hit;
+  // No server has an unpacked copy: without ours, the page falls back to the packed one at once.
+  if (UNPACKED.some(([, unpacked]) => new URL(unpacked, SCOPE).href === request.url)) {
+    return new Response(null, { status: 404 });
+  }
+  return fetch(request);
 }
 
 // Fill this build's cache: reuse files an older build already verified, fetch the others, and
@@ -56,6 +65,23 @@ async function precache() {
     const response = (await reuse(older, url, revision)) ?? (await download(url, revision));
     await cache.put(url, response);
   }));
+  await Promise.all(UNPACKED.map(([packed, unpacked]) => keepUnpacked(cache, packed, unpacked)));
+}
+
+// Only where a page can start from the snapshot (stack switching, as pyodide-snapshot.mjs asks):
+// an iPhone never does, so it never stores 31 MB for nothing. Failing (storage full) is no
+// failure: pages then unpack the packed copy themselves, as on a first visit.
+async function keepUnpacked(cache, packed, unpacked) {
+  if (!("Suspending" in WebAssembly)) return;
+  try {
+    const response = await cache.match(packed);
+    const body = response.body.pipeThrough(new DecompressionStream("gzip"));
+    await cache.put(unpacked, new Response(body, {
+      headers: { "Content-Type": "application/octet-stream" },
+    }));
+  } catch (error) {
+    console.warn(`Skill Check: ${unpacked} not kept unpacked (${error})`);
+  }
 }
 
 async function olderCaches() {

@@ -80,6 +80,26 @@ def test_precache_lists_every_file_with_its_sha256(src, tmp_path):
     assert len(version) == 16
 
 
+def test_the_worker_keeps_unpacked_only_what_the_snapshot_manifest_names(src, tmp_path):
+    dist = build.build(src, tmp_path / "dist", snapshot=False)
+    assert build.unpacked_entries(dist) == []  # no snapshot: nothing to unpack
+    assert 'const UNPACKED = [];' in (dist / "sw.js").read_text()
+    manifest = {"file": "pyodide.snapshot.gz", "unpacked": "pyodide.snapshot", "raw_bytes": 8}
+    write(dist / "static/snapshot/snapshot.json", json.dumps(manifest))
+    assert build.unpacked_entries(dist) == [
+        ["./static/snapshot/pyodide.snapshot.gz", "./static/snapshot/pyodide.snapshot"]]
+    del manifest["unpacked"]  # a manifest from before: the page unpacks the file itself
+    write(dist / "static/snapshot/snapshot.json", json.dumps(manifest))
+    assert build.unpacked_entries(dist) == []
+
+
+def test_a_worker_template_without_its_placeholders_fails_the_build(src, tmp_path):
+    template = (src / build.SW_TEMPLATE).read_text()
+    write(src / build.SW_TEMPLATE, template.replace('"__UNPACKED__"', "[]"))
+    with pytest.raises(build.BuildError, match="lost its placeholders"):
+        build.build(src, tmp_path / "dist", snapshot=False)
+
+
 def test_cache_version_changes_with_any_file_and_only_then(src, tmp_path):
     first, _ = build.read_precache(build.build(src, tmp_path / "a", snapshot=False))
     again, _ = build.read_precache(build.build(src, tmp_path / "b", snapshot=False))

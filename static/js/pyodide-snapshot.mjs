@@ -96,9 +96,30 @@ async function usableSnapshot() {
   return entry;
 }
 
-// Download the gzipped snapshot, unpacking it as it arrives, and verify it: any failure rejects,
-// and the boot falls back.
+// The snapshot's bytes: the service worker's unpacked copy when it has one (sw-template.js: it
+// unpacked it from a copy it verified byte for byte against the build), else the gzipped file,
+// unpacked as it arrives and verified. Any failure rejects, and the boot falls back.
 async function fetchSnapshot(entry) {
+  if (entry.unpacked && globalThis.navigator?.serviceWorker?.controller) {
+    try {
+      return await fetchUnpacked(entry);
+    } catch {
+      // not kept unpacked (storage full, or this engine's worker did not): the packed copy
+    }
+  }
+  return fetchPacked(entry);
+}
+
+// Read whole, natively: no gunzip on the main thread, no copy.
+async function fetchUnpacked(entry) {
+  const response = await fetch(new URL(entry.unpacked, MANIFEST));
+  if (!response.ok) throw new Error(`${entry.unpacked}: HTTP ${response.status}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes.length !== entry.raw_bytes) throw new Error(`${entry.unpacked}: not ${entry.raw_bytes} bytes`);
+  return bytes;
+}
+
+async function fetchPacked(entry) {
   const response = await fetch(new URL(entry.file, MANIFEST));
   if (!response.ok) throw new Error(`${entry.file}: HTTP ${response.status}`);
   const [packed, unpacked] = response.body.tee();

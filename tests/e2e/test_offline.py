@@ -92,6 +92,42 @@ def test_reloads_and_rolls_with_the_server_stopped(first_visit):
     roll_passages(page)
 
 
+SNAPSHOT_READ = """() => performance.getEntriesByType("resource").map((entry) => entry.name)
+  .filter((name) => name.includes("/static/snapshot/pyodide.snapshot"))"""
+FORGET_UNPACKED = """async (url) => {
+  for (const name of await caches.keys()) await (await caches.open(name)).delete(url);
+}"""
+
+
+def test_later_visits_read_the_snapshot_the_worker_unpacked(serve_dist, fresh_context, boot,
+                                                            dist):
+    """The worker keeps the snapshot unpacked, so a later start reads it without gunzipping
+    31 MB on the main thread; without that copy (storage was full), it starts from the
+    packed one, still from the worker's cache."""
+    server = serve_dist()
+    page = boot(fresh_context.new_page(), server.url)
+    wait_controlled(page)
+    manifest = json.loads((dist / "static/snapshot/snapshot.json").read_text())
+    unpacked, packed = (f"{server.url}static/snapshot/{manifest[key]}"
+                        for key in ("unpacked", "file"))
+    kept = page.evaluate("url => caches.match(url).then(r => r.arrayBuffer())"
+                         ".then(b => b.byteLength)", unpacked)
+    assert kept == manifest["raw_bytes"]
+    server.close()  # from here on, everything comes from the worker
+
+    page.reload()
+    page.locator("html[data-ready='true']").wait_for(state="attached", timeout=SW_TIMEOUT_MS)
+    assert page.evaluate("document.documentElement.dataset.boot") == "snapshot"
+    assert page.evaluate(SNAPSHOT_READ) == [unpacked]
+
+    page.evaluate(FORGET_UNPACKED, unpacked)
+    page.reload()
+    page.locator("html[data-ready='true']").wait_for(state="attached", timeout=SW_TIMEOUT_MS)
+    assert page.evaluate("document.documentElement.dataset.boot") == "snapshot"
+    assert page.evaluate(SNAPSHOT_READ) == [unpacked, packed]
+    roll_passages(page)
+
+
 def test_works_offline_from_a_sub_path(serve_dist, fresh_context, boot):
     server = serve_dist(prefix="/skillcheck/")
     page = boot(fresh_context.new_page(), server.url)

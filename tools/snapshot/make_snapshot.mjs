@@ -112,6 +112,8 @@ async function main() {
   writeFileSync(join(out, "pyodide.snapshot.gz"), packed);
   const entry = {
     file: "pyodide.snapshot.gz",
+    // Where the service worker keeps it unpacked (sw-template.js): a URL no server has.
+    unpacked: "pyodide.snapshot",
     sha256: createHash("sha256").update(packed).digest("hex"),
     pyodide: version,
     bytes: packed.length,
