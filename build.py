@@ -30,6 +30,7 @@ from urllib.parse import unquote, urlsplit
 
 from tools import icons
 from tools.browsers import ENGINE_PROGRAMS, find_chromium, find_engines
+from tools.bytecode import pyscript_package
 
 ROOT = Path(__file__).resolve().parent
 # The page's forms are drawn from the rules package and the app's browser-free character editor
@@ -352,13 +353,25 @@ BYTECODE_CACHE = ROOT / "build" / "bytecode"  # same inputs, same archive (and s
 
 def add_bytecode(dist: Path) -> bool:
     """Put each module's bytecode, compiled by the vendored runtime, beside it in the archive: a
-    normal boot then imports the app without compiling it. Without a Node 24+ the build says so
-    and ships the sources alone (the page compiles them as it imports them)."""
+    normal boot then imports the app without compiling it. PyScript's own package, which
+    PyScript writes as source at every start, gets its bytecode too, without the sources
+    (tools/bytecode/pyscript_package.py). Without a Node 24+ the build says so and ships the
+    sources alone (the page compiles them as it imports them)."""
     node = _node_or_say("to compile the Python sources for the runtime: shipping them without "
                         "bytecode")
     if node is None:
         return False
     archive = dist / PY_ARCHIVE
+    package = pyscript_package.sources_in(dist / "static" / "vendor" / "pyscript")
+    if not package:
+        print("build: PyScript's Python package not found in its bundle: the page compiles it")
+    archive.write_bytes(pyscript_package.with_sources(archive.read_bytes(), package))
+    _compile_archive(node, dist, archive)
+    archive.write_bytes(pyscript_package.without_sources(archive.read_bytes(), package))
+    return True
+
+
+def _compile_archive(node: str, dist: Path, archive: Path) -> None:
     runtime = dist / "static" / "vendor" / "pyodide"
     key = _digest(node.encode(), archive.read_bytes(),
                   *(path.read_bytes() for path in sorted(runtime.iterdir())),
@@ -366,12 +379,11 @@ def add_bytecode(dist: Path) -> bool:
     cached = BYTECODE_CACHE / "sources.zip"
     if _read(BYTECODE_CACHE / "key") == key and cached.is_file():
         shutil.copy2(cached, archive)
-        return True
+        return
     _run([node, str(BYTECODE_TOOL / "compile.mjs"), str(runtime), str(archive)])
     BYTECODE_CACHE.mkdir(parents=True, exist_ok=True)
     shutil.copy2(archive, cached)
     (BYTECODE_CACHE / "key").write_text(key)
-    return True
 
 
 STDLIB_TOOL = ROOT / "tools" / "stdlib"

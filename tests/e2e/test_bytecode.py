@@ -2,8 +2,9 @@
 snapshot: every iPhone, and any start that falls back) imports the app from it without compiling.
 
 A probe page beside the app boots the runtime the normal way on the app's own sources archive,
-counts every module Python compiles from source while it imports the rules and the pure glue
-modules, and lists them in <html data-compiled>.
+counts every module Python compiles from source while it imports the rules, the pure glue modules
+and PyScript's `pyscript.web` (PyScript writes its package as source at every start; the archive
+carries its bytecode), and lists them in <html data-compiled>.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path, PurePosixPath
 import pytest
 
 import build
+from tools.bytecode import pyscript_package
 
 PROBE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>probe</title><link rel="icon" href="data:,">
@@ -37,6 +39,7 @@ def counted(self, data, path, *args, **kwargs):
 
 importlib.machinery.SourceFileLoader.source_to_code = counted
 import app.characters, app.forms, app.links, app.log_model, app.result_html  # noqa: E401
+import pyscript.web
 import skillcheck
 
 root = document.documentElement
@@ -70,6 +73,9 @@ def test_every_module_ships_with_unchecked_bytecode_for_the_runtime(compiled, di
         pycs = {name: archive.read(name) for name in names if name.endswith(".pyc")}
     modules = [PurePosixPath(name) for name in names if name.endswith(".py")]
     assert len(modules) > 20
+    package = pyscript_package.sources_in(dist / "static/vendor/pyscript")  # bytecode only
+    assert len(package) > 10 and not {f"pyscript/{name}" for name in package} & set(names)
+    modules += [PurePosixPath("pyscript", name) for name in package]
     assert set(pycs) == {f"{m.parent}/__pycache__/{m.stem}.{tag}.pyc" for m in modules}
     assert len({pyc[:4] for pyc in pycs.values()}) == 1
     assert {int.from_bytes(pyc[4:8], "little") for pyc in pycs.values()} == {0b01}
