@@ -110,7 +110,7 @@ def _copy_pyodide(package: Path, out: Path) -> None:
 
 INTERPRETER = "static/vendor/pyodide/pyodide.mjs"
 PY_PACKAGES = ("skillcheck", "app")  # under py/; each lands in the interpreter's working dir
-PY_ENTRY = "py/app/main.py"  # the page's <script type="py" src>: PyScript fetches it itself
+PY_ENTRY = "py/main.py"  # the page's <script type="py" src>: PyScript fetches and compiles it
 # Every other Python file, in one archive PyScript unpacks into the working dir: one request
 # instead of forty (warm boots 13 % faster, docs/performance.md).
 PY_ARCHIVE = "py/sources.zip"

@@ -69,10 +69,11 @@ async function precache() {
 }
 
 // Only where a page can start from the snapshot (stack switching, as pyodide-snapshot.mjs asks):
-// an iPhone never does, so it never stores 31 MB for nothing. Failing (storage full) is no
-// failure: pages then unpack the packed copy themselves, as on a first visit.
+// an iPhone never does, so it never stores 31 MB for nothing; nor does a browser with
+// WebAssembly turned off. Failing (storage full) is no failure: pages then unpack the packed copy
+// themselves, as on a first visit.
 async function keepUnpacked(cache, packed, unpacked) {
-  if (!("Suspending" in WebAssembly)) return;
+  if (!("Suspending" in (globalThis.WebAssembly ?? {}))) return;
   try {
     const response = await cache.match(packed);
     const body = response.body.pipeThrough(new DecompressionStream("gzip"));

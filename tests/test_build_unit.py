@@ -23,7 +23,7 @@ PAGE = """<!doctype html><html><head>
 <link rel="stylesheet" href="static/vendor/pyscript/core.css">
 <script type="module" src="static/vendor/pyscript/core.js"></script>
 </head><body><a href="https://example.org/rules">a link, not a fetch</a>
-<script type="py" src="py/app/main.py" config="pyscript.json"></script></body></html>"""
+<script type="py" src="py/main.py" config="pyscript.json"></script></body></html>"""
 
 
 def write(path: Path, text: str | bytes) -> Path:
@@ -46,7 +46,7 @@ def src(tmp_path: Path) -> Path:
     write(root / "static/.notes", "never shipped")
     write(root / "py/skillcheck/__init__.py", "RULES = 1\n")
     write(root / "py/skillcheck/__pycache__/__init__.cpython-311.pyc", b"\0")
-    write(root / "py/app/main.py", "import skillcheck\n")
+    write(root / "py/main.py", "import skillcheck\n")
     write(root / "py/tools/other.py", "not part of the app\n")
     return root
 
@@ -60,7 +60,7 @@ def test_build_ships_the_page_static_files_and_the_app_python_only(src, tmp_path
     assert shipped(dist) == {
         "index.html", "manifest.webmanifest", "pyscript.json", "sw.js", "_headers",
         "static/vendor/pyscript/core.js", "static/vendor/pyscript/core.css",
-        "static/vendor/pyodide/pyodide.mjs", "py/sources.zip", "py/app/main.py"}
+        "static/vendor/pyodide/pyodide.mjs", "py/sources.zip", "py/main.py"}
     config = json.loads((dist / "pyscript.json").read_text())
     assert config == {"interpreter": "static/vendor/pyodide/pyodide.mjs",
                       "files": {"py/sources.zip": "./*"}}
@@ -121,7 +121,7 @@ def test_a_rebuild_replaces_dist_whole(src, tmp_path):
     ('<link rel="stylesheet" href="https://cdn.example/x.css">', "not a relative URL"),
     ('<link rel="stylesheet" href="//cdn.example/x.css">', "not a relative URL"),
     ('<img src="static/icons/missing.png">', "not in the build"),
-    ('<script type="py" src="py/app/main.py" config="other.json"></script>', "not in the build"),
+    ('<script type="py" src="py/main.py" config="other.json"></script>', "not in the build"),
 ])
 def test_page_urls_must_be_relative_and_built(src, tmp_path, tag, reason):
     write(src / "index.html", PAGE.replace("</body>", tag + "</body>"))

@@ -115,7 +115,9 @@ async function fetchUnpacked(entry) {
   const response = await fetch(new URL(entry.unpacked, MANIFEST));
   if (!response.ok) throw new Error(`${entry.unpacked}: HTTP ${response.status}`);
   const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes.length !== entry.raw_bytes) throw new Error(`${entry.unpacked}: not ${entry.raw_bytes} bytes`);
+  if (bytes.length !== entry.raw_bytes) {
+    throw new Error(`${entry.unpacked}: not ${entry.raw_bytes} bytes`);
+  }
   return bytes;
 }
 

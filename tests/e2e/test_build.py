@@ -10,6 +10,8 @@ from urllib.request import urlopen
 
 import pytest
 
+import build
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -69,11 +71,10 @@ def test_pyscript_json_unpacks_every_python_file_but_the_entry_into_the_working_
     sources = {p.relative_to(ROOT / "py").as_posix(): p.read_bytes()
                for package in ("skillcheck", "app") for p in (ROOT / "py" / package).rglob("*.py")
                if "__pycache__" not in p.parts}
-    entry = sources.pop("app/main.py")
     with zipfile.ZipFile(dist / "py/sources.zip") as archive:
         assert {name: archive.read(name) for name in archive.namelist()
                 if not name.endswith(".pyc")} == sources  # bytecode: tests/e2e/test_bytecode.py
-    assert (dist / "py/app/main.py").read_bytes() == entry
+    assert (dist / build.PY_ENTRY).read_bytes() == (ROOT / build.PY_ENTRY).read_bytes()
     shipped = [p.relative_to(dist).as_posix() for p in (dist / "py").rglob("*.py")]
-    assert shipped == ["py/app/main.py"]
+    assert shipped == [build.PY_ENTRY]
     assert (dist / config["interpreter"]).is_file()

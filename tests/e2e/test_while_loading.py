@@ -38,7 +38,7 @@ def held(new_context) -> dict:
     context.add_init_script(FRAMES)
     page = context.new_page()
     waiting = []
-    page.route("**/py/app/main.py", lambda route: waiting.append(route))
+    page.route("**/py/main.py", lambda route: waiting.append(route))
 
     def release() -> None:
         for _ in range(600):  # the runtime asks for it once it has started

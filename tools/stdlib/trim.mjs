@@ -31,8 +31,7 @@ for (const [from, to] of Object.entries(files)) {
   if (!to.endsWith("/*")) throw new Error(`trim.mjs: ${from} → ${to}: only archives are handled`);
   pyodide.unpackArchive(new Uint8Array(readFileSync(join(dist, from))), "zip", { extractDir: app });
 }
-pyodide.FS.mkdirTree(app + "/app");
-pyodide.FS.writeFile(app + "/app/main.py", readFileSync(join(dist, "py", "app", "main.py")));
+pyodide.FS.writeFile(app + "/main.py", readFileSync(join(dist, "py", "main.py"))); // the entry
 
 const scripts = [
   ...readdirSync(join(dist, "static", "vendor", "pyscript")).filter((n) => n.endsWith(".js"))
