@@ -273,6 +273,12 @@ def test_offline_it_reloads_and_rolls(engine, serve_dist):
     engine.reload()
     engine.wait(READY, timeout=BOOT_TIMEOUT_S, message="ready offline")
     assert len(engine.call(LOG)) == 1  # the log from before
+    # where it starts from the snapshot, from the copy the worker keeps unpacked (sw-template.js)
+    read = engine.call("""() => performance.getEntriesByType("resource")
+      .map((entry) => entry.name.split("/").pop())
+      .filter((name) => name.startsWith("pyodide.snap"))""")
+    snapshot = engine.call("() => document.documentElement.dataset.boot") == "snapshot"
+    assert read == (["pyodide.snapshot"] if snapshot else [])
     open_form(engine, "passages", None)
     assert skillcheck.resolve(roll(engine)["request"])["system"] == "passages"
 
