@@ -13,6 +13,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from test_bytecode_tool import archive
 
 import build
 from tools.bytecode import pyscript_package
@@ -25,14 +26,6 @@ PACKAGE = {"__init__.py": 'from pyscript.util import x\nNAME = "a \\"quoted\\" }
 def bundle(package: dict[str, str], before: str = "wo(\".\",", after: str = ")") -> str:
     body = ",".join(f"{json.dumps(name)}:{json.dumps(source)}" for name, source in package.items())
     return f"const a=1;{before}{{pyscript:{{{body}}}}}{after};const b=2;"
-
-
-def archive(files: dict[str, bytes]) -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as packed:
-        for name, body in files.items():
-            packed.writestr(zipfile.ZipInfo(name), body)
-    return out.getvalue()
 
 
 def test_the_package_is_read_from_the_bundle_as_it_writes_it():
