@@ -10,6 +10,7 @@ import io
 import json
 import sys
 import zipfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,16 @@ def test_python_imports_the_bytecode_after_pyscript_writes_the_sources(tmp_path:
     finally:
         for name in [name for name in sys.modules if name.split(".")[0] == "pyscript"]:
             del sys.modules[name]
+
+
+def test_the_rewritten_archive_is_compressed_as_tightly_as_the_build_writes_it():
+    body = (build.ROOT / "build.py").read_bytes()  # real source: zlib's levels 6 and 9 differ
+    loose = io.BytesIO()
+    with zipfile.ZipFile(loose, "w") as packed:
+        packed.writestr(zipfile.ZipInfo("app/a.py"), body, zipfile.ZIP_DEFLATED, compresslevel=1)
+    tight = zlib.compressobj(9, zlib.DEFLATED, -15)
+    expected = len(tight.compress(body) + tight.flush())
+    kept = pyscript_package.without_sources(loose.getvalue(), PACKAGE)
+    with zipfile.ZipFile(io.BytesIO(kept)) as packed:
+        assert packed.getinfo("app/a.py").compress_size == expected
+        assert packed.read("app/a.py") == body

@@ -64,12 +64,13 @@ def without_sources(archive: bytes, package: dict[str, str]) -> bytes:
 
 def _rewrite(archive: bytes, add: dict[str, bytes] | None = None,
              drop: set[str] = frozenset()) -> bytes:
-    """The same bytes for the same input: fixed dates and modes, as build.write_archive."""
+    """The same bytes for the same input: fixed dates and modes, and every file compressed as
+    build.write_archive does (a ZipInfo read back carries no level: zlib's default, not 9)."""
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(archive)) as source, zipfile.ZipFile(out, "w") as target:
         for info in source.infolist():
             if info.filename not in drop:
-                target.writestr(info, source.read(info))
+                target.writestr(info, source.read(info), compresslevel=9)
         for name, body in (add or {}).items():
             info = zipfile.ZipInfo(name)
             info.compress_type = zipfile.ZIP_DEFLATED
