@@ -232,7 +232,7 @@ def precache_entries(dist: Path) -> list[list[str]]:
 def unpacked_entries(dist: Path) -> list[list[str]]:
     """[packed url, unpacked url] for each file the service worker keeps unpacked too: the
     snapshot, where its manifest names an unpacked place for it."""
-    manifest = dist / "static" / "snapshot" / "snapshot.json"
+    manifest = dist / SNAPSHOT_MANIFEST
     if not manifest.is_file():
         return []
     entry = json.loads(manifest.read_text(encoding="utf-8"))
@@ -318,6 +318,7 @@ SNAPSHOT_TOOL = ROOT / "tools" / "snapshot"
 SNAPSHOT_INPUTS = ("make_snapshot.mjs", "preload.py", "package-lock.json")
 SNAPSHOT_LOADER = "static/js/pyodide-snapshot.mjs"  # pyscript.json's interpreter when there is one
 SNAPSHOT_CACHE = ROOT / "build" / "snapshot"  # same inputs, same bytes: the sw cache stays valid
+SNAPSHOT_MANIFEST = "static/snapshot/snapshot.json"  # by make_snapshot.mjs, the snapshot beside it
 
 
 def make_snapshot(dist: Path) -> bool:
@@ -333,7 +334,7 @@ def make_snapshot(dist: Path) -> bool:
               *(SNAPSHOT_TOOL / name for name in SNAPSHOT_INPUTS)]
     key = _digest(node.encode(), json.dumps(config["files"]).encode(),
                   *(path.read_bytes() for path in inputs))
-    out = dist / "static" / "snapshot"
+    out = (dist / SNAPSHOT_MANIFEST).parent
     if _read(SNAPSHOT_CACHE / "key") == key:
         shutil.copytree(SNAPSHOT_CACHE, out, ignore=shutil.ignore_patterns("key"))
     else:
@@ -429,7 +430,7 @@ def write_download_sizes(dist: Path) -> None:
         return
     runtime = dist / "static" / "vendor" / "pyodide"
     sizes = f' data-runtime-bytes="{sum((runtime / n).stat().st_size for n in COUNTED_DOWNLOADS)}"'
-    manifest = dist / "static" / "snapshot" / "snapshot.json"
+    manifest = dist / SNAPSHOT_MANIFEST
     if manifest.is_file():
         packed = manifest.parent / json.loads(manifest.read_text(encoding="utf-8"))["file"]
         sizes += f' data-snapshot-bytes="{packed.stat().st_size}"'
