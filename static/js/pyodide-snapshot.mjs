@@ -3,8 +3,9 @@
 // PyScript's `interpreter` option points here instead of at pyodide.mjs. A snapshot skips the
 // interpreter's start-up and the app's imports. It is only used when it is certainly right:
 // stack switching in this browser (snapshots need it for run_sync), made by this very runtime
-// version, its SHA-256 matches the one the build wrote beside it, and the last start from it in
-// this browser did not stop short (below). Anything else boots normally, with one console note
+// version, its SHA-256 matches the one the build wrote beside it (or, read from the copy the
+// service worker keeps unpacked, its length: the worker made that copy from a file it verified),
+// and the last start from it in this browser did not stop short (below). Anything else boots normally, with one console note
 // saying why. So does a first visit on a link under 20 Mbit/s (below): there the snapshot's
 // download costs more than the start it saves. On a first visit the runtime's big files start
 // downloading at once (runtime-downloads.mjs), counted for the page's progress bar.
