@@ -146,7 +146,8 @@ def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True) -> Path:
     if snapshot:
         add_bytecode(staging)
         trim_stdlib(staging)
-        make_snapshot(staging)
+        if make_snapshot(staging):
+            start_runtime_early(staging)
     write_download_sizes(staging)
     check_page(staging)
     write_security_policy(staging)
@@ -345,6 +346,35 @@ def make_snapshot(dist: Path) -> bool:
     config["interpreter"] = SNAPSHOT_LOADER
     (dist / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
     return True
+
+
+RUNTIME_STARTER = "static/js/start-runtime.mjs"  # starts the loader from the page's head
+RUNTIME_MODULES = (SNAPSHOT_LOADER, "static/js/python-sources.mjs",
+                   "static/js/runtime-downloads.mjs", "static/vendor/pyodide/pyodide.mjs",
+                   "static/vendor/pyodide/pyodide.asm.mjs")
+
+
+def start_runtime_early(dist: Path) -> None:
+    """Start the runtime from the page's head, with every module it needs fetched on the first
+    hop (modulepreload), instead of once the page is parsed and PyScript's core asks for it, five
+    requests deep; the loader fetches and unpacks the app's archive meanwhile, in place of
+    pyscript.json's "files". Only with the loader as the interpreter: it is the runtime PyScript
+    gets."""
+    config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
+    if config.pop("files") != {PY_ARCHIVE: "./*"}:
+        raise BuildError(f"pyscript.json's files: the loader unpacks {PY_ARCHIVE} alone")
+    (dist / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
+    page = dist / "index.html"
+    html = page.read_text(encoding="utf-8")
+    if "</head>" not in html:
+        raise BuildError("index.html has no </head> to start the runtime from")
+    page.write_text(html.replace("</head>", early_start_tags() + "</head>", 1), encoding="utf-8")
+
+
+def early_start_tags() -> str:
+    """What start_runtime_early puts at the end of the page's head, a line each."""
+    tags = "".join(f'  <link rel="modulepreload" href="{module}">\n' for module in RUNTIME_MODULES)
+    return tags + f'  <script type="module" async src="{RUNTIME_STARTER}"></script>\n'
 
 
 BYTECODE_TOOL = ROOT / "tools" / "bytecode"

@@ -20,9 +20,9 @@ turns off the HTTP cache):
 
 Experiments (variants of the same two pages, cold): main thread vs worker, a snapshot for the bare
 page, modulepreload/preload hints, precompressed runtime files; the app without its snapshot, with
-its Python sources as separate files (not one archive), with a preload hint for the snapshot; and
-the import time of each module the snapshot holds, on a cold interpreter. Prints medians with
-min–max and ratios against the bare page; --record writes them into docs/performance.md. Starts
+no bytecode either, with a preload hint for the snapshot; and the import time of each module
+the snapshot holds, on a cold interpreter. Prints medians with min–max and ratios against the
+bare page; --record writes them into docs/performance.md. Starts
 no round of loads that would end after --budget seconds (540), so a run stays under 10 minutes
 even on a busy machine (with fewer rounds).
 
@@ -215,8 +215,8 @@ def make_sites(dist: Path | None) -> dict[str, Path]:
     shutil.copytree(build.vendor(), bare / "static" / "vendor")
     # The bare page booting from the app's snapshot needs the runtime files that snapshot was
     # made against (its trimmed standard library): a folder of its own.
-    for folder in ("js", "snapshot", "vendor"):
-        shutil.copytree(app / "static" / folder, bare / SNAPSHOT_PAGE / "static" / folder)
+    for folder in ("static/js", "static/snapshot", "static/vendor", "py"):
+        shutil.copytree(app / folder, bare / SNAPSHOT_PAGE / folder)  # py: the loader unpacks it
     pages = {"index.html": bare_page(RUNTIME), "worker.html": bare_page(RUNTIME, worker=True),
              "hints.html": bare_page(RUNTIME, head=HINTS),
              f"{SNAPSHOT_PAGE}index.html": bare_page(SNAPSHOT)}
@@ -226,7 +226,6 @@ def make_sites(dist: Path | None) -> dict[str, Path]:
         if path.is_file():
             path.with_name(path.name + ".gz").write_bytes(gzip.compress(path.read_bytes(), 9))
     return {"app": app, "bare": bare, "app-nosnap": app_variant(app, "app-nosnap", unsnapshotted),
-            "app-files": app_variant(app, "app-files", sources_as_files),
             "app-preload": app_variant(app, "app-preload", snapshot_preloaded),
             "app-source": app_variant(app, "app-source", source_only),
             "app-never-first": app_variant(app, "app-never-first", never_on_first_visits)}
@@ -242,10 +241,21 @@ def app_variant(app: Path, name: str, edit) -> Path:
     return site
 
 
+def started_by_pyscript(site: Path, config: dict) -> None:
+    """PyScript starts Pyodide itself and unpacks the app's archive ("files"), once the page is
+    parsed: no loader, and nothing started from the page's head (build.start_runtime_early)."""
+    config.update(RUNTIME, files={build.PY_ARCHIVE: "./*"})
+    index = site / "index.html"
+    html = index.read_text(encoding="utf-8")
+    for tag in build.early_start_tags().splitlines(keepends=True):
+        html = html.replace(tag, "", 1)
+    index.write_text(html, encoding="utf-8")
+
+
 def unsnapshotted(site: Path, config: dict) -> None:
     """Boot the normal way; and a page that times importing each module the snapshot holds (the
     glue's other modules wire the page's DOM as they are imported: they cannot be timed alone)."""
-    config.update(RUNTIME)
+    started_by_pyscript(site, config)
     with zipfile.ZipFile(site / build.PY_ARCHIVE) as archive:
         sources = {name: archive.read(name).decode() for name in archive.namelist()
                    if name.endswith(".py")}
@@ -253,23 +263,11 @@ def unsnapshotted(site: Path, config: dict) -> None:
     (site / "imports.html").write_text(IMPORTS.format(names=names), encoding="utf-8")
 
 
-def sources_as_files(site: Path, config: dict) -> None:
-    """Each Python file as a request of its own, as the app shipped them before the archive."""
-    config["files"] = {}
-    with zipfile.ZipFile(site / build.PY_ARCHIVE) as archive:
-        for name in archive.namelist():
-            target = site / "py" / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(archive.read(name))
-            config["files"][f"py/{name}"] = name
-    (site / build.PY_ARCHIVE).unlink()
-
-
 def source_only(site: Path, config: dict) -> None:
     """Boot the normal way with no bytecode at all, as the app did before build.py compiled the
     app's modules and the standard library's: every import compiles its module first. The same
     modules of the library, as Pyodide ships them."""
-    config.update(RUNTIME)
+    started_by_pyscript(site, config)
     archive = site / build.PY_ARCHIVE
     with zipfile.ZipFile(archive) as packed:
         sources = [(info, packed.read(info)) for info in packed.infolist()
@@ -497,7 +495,6 @@ def run(runs: int, dist: Path | None, experiments: bool, budget: float) -> dict:
             cold_pages |= {
                 "app without snapshot": urls["app-nosnap"],
                 "app, no snapshot or bytecode": urls["app-source"],
-                "app, sources as separate files": urls["app-files"],
                 "app + snapshot preload hint": urls["app-preload"],
                 "bare + snapshot": bare + SNAPSHOT_PAGE,
                 "bare + preload hints": bare + "hints.html",

@@ -361,3 +361,25 @@ def test_the_download_bar_gets_the_sizes_the_loader_counts(tmp_path):
     write(dist / "static/snapshot/s.gz", b"s" * 7)
     build.write_download_sizes(dist)
     assert 'data-snapshot-bytes="7"' in (dist / "index.html").read_text()
+
+
+def test_with_the_loader_the_page_starts_the_runtime_from_its_head(src, tmp_path):
+    dist = build.build(src, tmp_path / "dist", snapshot=False)
+    build.start_runtime_early(dist)
+    assert json.loads((dist / "pyscript.json").read_text()) == {
+        "interpreter": build.INTERPRETER}  # the loader unpacks the archive, not PyScript
+    html = (dist / "index.html").read_text()
+    head = html[:html.index("</head>")]
+    assert head.endswith(build.early_start_tags())
+    assert head.count('rel="modulepreload"') == len(build.RUNTIME_MODULES)
+    assert f'<script type="module" async src="{build.RUNTIME_STARTER}">' in head
+    for module in (*build.RUNTIME_MODULES, build.RUNTIME_STARTER):  # they exist, and ship
+        assert (build.ROOT / module).is_file() or module.startswith("static/vendor/")
+
+
+def test_the_loader_refuses_files_it_would_not_unpack(src, tmp_path):
+    dist = build.build(src, tmp_path / "dist", snapshot=False)
+    config = {"interpreter": build.INTERPRETER, "files": {build.PY_ARCHIVE: "./lib/*"}}
+    write(dist / "pyscript.json", json.dumps(config))
+    with pytest.raises(build.BuildError, match="unpacks py/sources.zip alone"):
+        build.start_runtime_early(dist)

@@ -10,6 +10,7 @@
 // download costs more than the start it saves. On a first visit the runtime's big files start
 // downloading at once (runtime-downloads.mjs), counted for the page's progress bar.
 import { loadPyodide as loadRuntime, version } from "../vendor/pyodide/pyodide.mjs";
+import { fetchSources, writeSources } from "./python-sources.mjs";
 import { chunks, startDownloads } from "./runtime-downloads.mjs";
 
 export { version };
@@ -17,6 +18,8 @@ export { version };
 // PyScript passes this module's own folder as indexURL; the runtime's files live elsewhere.
 const RUNTIME = new URL("../vendor/pyodide/", import.meta.url).href;
 const MANIFEST = new URL("../snapshot/snapshot.json", import.meta.url);
+// The app's Python, unpacked by this loader (python-sources.mjs): build.py's PY_ARCHIVE.
+const SOURCES = new URL("../../py/sources.zip", import.meta.url);
 
 // A start from the snapshot is marked in localStorage until the page is ready, or is left.
 // A mark still there at the next start means the last one stopped short: in Chromium that is
@@ -45,10 +48,39 @@ if sys.path[:2] == ["", ""]:
 // start): later visits use it whatever the link. A browser asking to save data never does.
 const FAST_LINK_MBPS = 20;
 
-export async function loadPyodide(options = {}) {
+let started = null;
+
+// The page's one runtime, started at most once: while the page still parses when its head runs
+// start-runtime.mjs (build.py puts it there), else when PyScript asks for it.
+export function startRuntime() {
+  if (!started) {
+    started = start();
+    started.catch(() => {}); // PyScript awaits it and shows a failure; none unhandled meanwhile
+  }
+  return started;
+}
+
+// PyScript's call. It passes this module's own folder as indexURL (the runtime's files live
+// elsewhere) and its output streams, which are attached once the runtime is up: the same as
+// passing them to Pyodide's loadPyodide, which attaches them as its last step. Anything else
+// (packages, a lock file) this loader would not pass on: it says so rather than drop it.
+export async function loadPyodide({ indexURL, stdout, stderr, ...others } = {}) {
+  const ignored = Object.keys(others);
+  if (ignored.length) throw new Error(`pyodide-snapshot.mjs does not pass on ${ignored.join(", ")}`);
+  const pyodide = await startRuntime();
+  pyodide.setStdout({ batched: stdout });
+  pyodide.setStderr({ batched: stderr });
+  return pyodide;
+}
+
+async function start() {
   const downloads = startDownloads(RUNTIME);
+  const sources = fetchSources(SOURCES);
+  sources.catch(() => {}); // awaited once the runtime is up; no unhandled rejection meanwhile
   try {
-    return await boot({ ...options, indexURL: RUNTIME }, downloads);
+    const pyodide = await boot({ indexURL: RUNTIME }, downloads);
+    writeSources(pyodide, await sources);
+    return pyodide;
   } finally {
     downloads.stop(); // every big download has started by now; the clones count on
   }

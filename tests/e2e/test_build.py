@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import re
 import zipfile
 from pathlib import Path
 from urllib.request import urlopen
@@ -65,9 +66,13 @@ def test_served_with_the_type_the_browser_needs(app_url, path, kind):
         assert response.headers.get_content_type() == kind
 
 
-def test_pyscript_json_unpacks_every_python_file_but_the_entry_into_the_working_dir(dist):
+def test_the_loader_unpacks_every_python_file_but_the_entry_into_the_working_dir(dist):
     config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
-    assert config["files"] == {"py/sources.zip": "./*"}
+    assert config == {"interpreter": build.SNAPSHOT_LOADER}  # no "files": the loader's own
+    loader = (dist / build.SNAPSHOT_LOADER).read_text(encoding="utf-8")
+    named = re.search(r'const SOURCES = new URL\("([^"]+)", import.meta.url\);', loader).group(1)
+    assert (dist / build.SNAPSHOT_LOADER).parent.joinpath(named).resolve() == \
+        (dist / build.PY_ARCHIVE).resolve()
     sources = {p.relative_to(ROOT / "py").as_posix(): p.read_bytes()
                for package in ("skillcheck", "app") for p in (ROOT / "py" / package).rglob("*.py")
                if "__pycache__" not in p.parts}

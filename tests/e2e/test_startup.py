@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 import build
 
@@ -200,3 +200,50 @@ def test_the_default_draw_comes_from_crypto_get_random_values(probes):
         assert page.evaluate("window.randomCalls") > before
         draws.append(page.text_content("#dice"))
     assert draws[0] != draws[1]  # ten d10 each: equal once in 10**10
+
+
+def test_the_runtime_starts_from_the_pages_head_without_waiting_for_pyscript(fresh_context,
+                                                                              app_url):
+    """build.start_runtime_early: the loader fetches the app's archive and the runtime while the
+    page is parsed. With PyScript's core never arriving, nothing else could have asked."""
+    page = fresh_context.new_page()
+    page.route("**/static/vendor/pyscript/core.js", lambda route: route.abort())
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url.removeprefix(app_url)))
+    page.goto(app_url)
+    page.wait_for_function("performance.getEntriesByType('resource').some("
+                           "(entry) => entry.name.endsWith('/py/sources.zip'))")
+    assert {build.PY_ARCHIVE, "static/vendor/pyodide/pyodide.asm.wasm"} <= set(asked)
+    assert not any(url.startswith("static/vendor/pyscript/core-") for url in asked)
+
+
+def _with_a_comment(body: bytes) -> bytes:
+    """The same archive, with a comment after its end record: a zip the loader's reader leaves
+    to the runtime's unpackArchive."""
+    return body[:-2] + (7).to_bytes(2, "little") + b"comment"
+
+
+def test_an_archive_the_loader_does_not_read_is_unpacked_by_the_runtime(dist, fresh_context,
+                                                                        app_url, boot):
+    body = _with_a_comment((dist / build.PY_ARCHIVE).read_bytes())
+    page = fresh_context.new_page()
+    page.route(f"**/{build.PY_ARCHIVE}", lambda route: route.fulfill(
+        body=body, content_type="application/zip"))
+    notes, errors = [], []
+    page.on("console", lambda message: notes.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    boot(page, app_url)
+    assert [note for note in notes
+            if "the runtime unpacks the sources (ValueError: no end record" in note]
+    page.locator("#roll").click()  # the app's modules, from the runtime's unpacking
+    expect(page.locator("#result .outcome")).to_be_visible()
+    assert errors == []
+
+
+def test_the_loader_refuses_what_pyscript_would_have_it_pass_on(fresh_context, app_url):
+    page = fresh_context.new_page()
+    page.goto(app_url + "manifest.webmanifest")  # this origin, and no page starting a runtime
+    refused = page.evaluate(f"""import("./{build.SNAPSHOT_LOADER}")
+        .then((loader) => loader.loadPyodide({{ packages: ["numpy"], stdout: () => {{}} }}))
+        .then(() => "started", (error) => error.message)""")
+    assert refused == "pyodide-snapshot.mjs does not pass on packages"
