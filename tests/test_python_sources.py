@@ -101,3 +101,13 @@ def test_an_entry_of_the_wrong_size_is_refused(unpack):
     data[central + 24] = 4  # the size the central directory gives: 4, not 3
     with pytest.raises(ValueError, match="not 4 bytes"):
         unpack(bytes(data))
+
+
+def test_the_bytecode_of_a_module_already_imported_is_not_written(unpack, tmp_path):
+    """After a start from the snapshot, the modules it holds are imported already."""
+    held = {"json/__init__.py": b"", "json/__pycache__/__init__.cpython-314.pyc": b"json",
+            "json/__pycache__/decoder.cpython-314.pyc": b"decoder"}  # both imported here
+    new = {"fresh/__pycache__/__init__.cpython-314.pyc": b"fresh",
+           "fresh/__pycache__/json.cpython-314.pyc": b"not the json package"}
+    unpack(archive({**held, **new}))
+    assert tree(tmp_path) == {"json/__init__.py": b"", **new}

@@ -11,7 +11,7 @@
 
 const UNPACK = `
 def unpack(buffer):
-    import os, struct, zlib
+    import os, struct, sys, zlib
     data = buffer.to_bytes()
     end = len(data) - 22
     if end < 0 or data[end:end + 4] != b"PK\\x05\\x06":
@@ -31,6 +31,10 @@ def unpack(buffer):
     for folder in folders - {""}:
         os.makedirs(folder, exist_ok=True)
     for name, method, size, at, packed in entries:
+        folder, cached, file = name.rpartition("/__pycache__/")
+        module = ".".join([*folder.split("/"), file.split(".")[0]]).removesuffix(".__init__")
+        if cached and module in sys.modules:
+            continue  # imported already (the snapshot holds it): its bytecode is never read
         body = data[at:at + packed]
         if method:
             body = zlib.decompress(body, -15)

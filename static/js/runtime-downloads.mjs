@@ -1,11 +1,13 @@
-// The runtime's big downloads on a first visit: started at once, counted as they arrive (for the
-// page's progress bar) and timed (is the link fast enough to download the snapshot too?).
+// The runtime's big files: asked for at once, and on a first visit counted as they arrive (for
+// the page's progress bar) and timed (is the link fast enough to download the snapshot too?).
 //
 // startDownloads(runtime) fetches pyodide.asm.wasm and python_stdlib.zip right away and, until
 // stop(), hands those very responses to the runtime when it asks for them, so nothing is fetched
-// twice. Each is counted through a clone: the runtime gets the original response, with the URL
-// the browser's WebAssembly code cache is keyed by. Progress goes to the page as a
-// "skillcheck:download" event on document, detail { received, snapshot: counted in or not }.
+// twice. Even from the service worker's cache, the wasm takes longer to arrive (and compile as
+// it does) than anything the runtime does before it asks. On a first visit each is counted
+// through a clone: the runtime gets the original response, with the URL the browser's
+// WebAssembly code cache is keyed by. Progress goes to the page as a "skillcheck:download" event
+// on document, detail { received, snapshot: counted in or not }.
 
 const FILES = ["pyodide.asm.wasm", "python_stdlib.zip"];
 // Timed: a zip already, so what arrives is what was sent (a host's gzip does not shrink it), and
@@ -42,10 +44,9 @@ export function startDownloads(runtime) {
     linkMbps: () => timing, // null: nothing was downloaded (a service worker serves the page)
     stop() { globalThis.fetch = realFetch; },
   };
-  if (globalThis.navigator?.serviceWorker?.controller || !globalThis.document) {
-    settle(null);
-    return downloads;
-  }
+  // Counted only from the network: a service worker serving the page has everything cached.
+  const counted = !globalThis.navigator?.serviceWorker?.controller && globalThis.document;
+  if (!counted) settle(null);
 
   const report = () => document.dispatchEvent(new CustomEvent("skillcheck:download", {
     detail: { received: downloads.received, snapshot: downloads.snapshot !== null },
@@ -60,21 +61,25 @@ export function startDownloads(runtime) {
     }
     if (timed) settle(mbps());
   }
-  setTimeout(() => settle(mbps()), PATIENCE_MS);
+  if (counted) setTimeout(() => settle(mbps()), PATIENCE_MS);
 
   const early = new Map(FILES.map((name) => {
     const url = new URL(name, runtime).href;
     const response = realFetch(url);
-    response.then((got) => count(got, name === TIMED)).catch(() => {}); // the runtime reports
+    if (counted) { // a failure is the runtime's to report
+      response.then((got) => count(got, name === TIMED)).catch(() => {});
+    }
     return [url, response];
   }));
   globalThis.fetch = (input, init) => {
     const url = new URL(input instanceof Request ? input.url : input, location.href).href;
     const response = early.get(url) ?? realFetch(input, init);
     early.delete(url);
-    if (url === downloads.snapshot) response.then((got) => count(got, false)).catch(() => {});
+    if (counted && url === downloads.snapshot) {
+      response.then((got) => count(got, false)).catch(() => {});
+    }
     return response;
   };
-  report();
+  if (counted) report();
   return downloads;
 }
