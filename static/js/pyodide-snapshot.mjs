@@ -4,9 +4,9 @@
 // interpreter's start-up and the app's imports. It is only used when it is certainly right:
 // stack switching in this browser (snapshots need it for run_sync), made by this very runtime
 // version, its SHA-256 matches the one the build wrote beside it (or, read from the copy the
-// service worker keeps unpacked, its length: the worker made that copy from a file it verified),
-// and the last start from it in this browser did not stop short (below). Anything else boots normally, with one console note
-// saying why. So does a first visit on a link under 20 Mbit/s (below): there the snapshot's
+// service worker keeps unpacked, its runs of pages fill the snapshot's length: the worker made
+// that copy from a file it verified), and the last start from it in this browser did not stop
+// short (below). Anything else boots normally, with one console note saying why. So does a first visit on a link under 20 Mbit/s (below): there the snapshot's
 // download costs more than the start it saves. On a first visit the runtime's big files start
 // downloading at once (runtime-downloads.mjs), counted for the page's progress bar.
 import { loadPyodide as loadRuntime, version } from "../vendor/pyodide/pyodide.mjs";
@@ -143,14 +143,35 @@ async function fetchSnapshot(entry) {
   return fetchPacked(entry);
 }
 
-// Read whole, natively: no gunzip on the main thread, no copy.
+// Read whole, natively: no gunzip on the main thread, and only the pages that are not zeros.
 async function fetchUnpacked(entry) {
   const response = await fetch(new URL(entry.unpacked, MANIFEST));
   if (!response.ok) throw new Error(`${entry.unpacked}: HTTP ${response.status}`);
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes.length !== entry.raw_bytes) {
-    throw new Error(`${entry.unpacked}: not ${entry.raw_bytes} bytes`);
+  try {
+    return spread(new Uint8Array(await response.arrayBuffer()), entry.raw_bytes);
+  } catch (error) {
+    throw new Error(`${entry.unpacked}: ${error.message}`);
   }
+}
+
+// The snapshot's `size` bytes from the worker's copy without its pages of zeros (sw-template.js,
+// withoutZeroPages): each run of pages back in its place. Every byte of the copy must be placed,
+// inside the snapshot.
+function spread(copy, size) {
+  const view = new DataView(copy.buffer, copy.byteOffset, copy.byteLength);
+  const runs = copy.length >= 4 ? view.getUint32(copy.length - 4, true) : 0;
+  const table = copy.length - 4 - runs * 8;
+  if (table < 0) throw new Error("no table of its runs");
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (let run = 0; run < runs; run++) {
+    const offset = view.getUint32(table + run * 8, true);
+    const length = view.getUint32(table + run * 8 + 4, true);
+    if (offset + length > size || at + length > table) throw new Error("a run out of place");
+    bytes.set(copy.subarray(at, at + length), offset);
+    at += length;
+  }
+  if (at !== table) throw new Error("pages outside its runs");
   return bytes;
 }
 

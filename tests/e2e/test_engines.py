@@ -278,7 +278,7 @@ def test_offline_it_reloads_and_rolls(engine, serve_dist):
       .map((entry) => entry.name.split("/").pop())
       .filter((name) => name.startsWith("pyodide.snap"))""")
     snapshot = engine.call("() => document.documentElement.dataset.boot") == "snapshot"
-    assert read == (["pyodide.snapshot"] if snapshot else [])
+    assert read == (["pyodide.snapshot.pages"] if snapshot else [])
     open_form(engine, "passages", None)
     assert skillcheck.resolve(roll(engine)["request"])["system"] == "passages"
 

@@ -113,7 +113,7 @@ async function main() {
   const entry = {
     file: "pyodide.snapshot.gz",
     // Where the service worker keeps it unpacked (sw-template.js): a URL no server has.
-    unpacked: "pyodide.snapshot",
+    unpacked: "pyodide.snapshot.pages",
     sha256: createHash("sha256").update(packed).digest("hex"),
     pyodide: version,
     bytes: packed.length,
