@@ -3,16 +3,16 @@
     python3 benchmarks/boot_steps.py [--runs N] [--dist DIR] [--before DIR] [--storage new,player]
 
 Loads, in Debian's Chromium, each in a new context (cold: empty cache, no service worker), the
-bare PyScript page and the app booting the normal way (its pyscript.json pointed at the vendored
-Pyodide, as benchmarks/startup.py's "app without snapshot"), A/B alternating in every round. With
---before, a second build of the app (say the base commit's, built into another folder) takes its
-turn too, so a change's steps are compared in one run. Each app load starts with either an empty
+bare PyScript page and the app booting the normal way (its snapshot removed, so its loader boots
+Pyodide as on an iPhone: benchmarks/startup.py's "app without snapshot"), A/B alternating in
+every round. With --before, a second build of the app (say the base commit's, built into another
+folder) takes its turn too, so a change's steps are compared in one run. Each app load starts with either an empty
 localStorage ("new") or a player's ("player": 120 logged rolls over every system, three characters
 with sheets, one picked, kept forms).
 
 Timed inside the page, in ms from navigation start:
-  runtime ready  the `py:ready` event of the page's <script type="py"> (Pyodide started and
-                 PyScript's [files], here py/sources.zip, fetched and unpacked)
+  runtime ready  the `py:ready` event of the page's <script type="py"> (Pyodide started, with
+                 py/sources.zip unpacked, by the loader)
   imports        py:ready → main.py's `skillcheck imported` mark (the rules and the glue)
   each step      main.py's boot steps (User Timing measures `skillcheck boot: NAME`)
   boot, rest     what boot() does outside its named steps (the Session, the seed, the ready flag)
@@ -112,9 +112,7 @@ def sites(dist: Path, before: Path | None) -> dict[str, Path]:
         if source is None:
             continue
         site = Path(shutil.copytree(source, OUT / name))
-        config = json.loads((site / "pyscript.json").read_text(encoding="utf-8"))
-        config.update(startup.RUNTIME)  # the normal boot
-        (site / "pyscript.json").write_text(json.dumps(config), encoding="utf-8")
+        startup.without_snapshot(site)  # the normal boot
         made[name] = site
     bare = OUT / "bare"
     shutil.copytree(dist / "static" / "vendor", bare / "static" / "vendor")

@@ -241,21 +241,15 @@ def app_variant(app: Path, name: str, edit) -> Path:
     return site
 
 
-def started_by_pyscript(site: Path, config: dict) -> None:
-    """PyScript starts Pyodide itself and unpacks the app's archive ("files"), once the page is
-    parsed: no loader, and nothing started from the page's head (build.start_runtime_early)."""
-    config.update(RUNTIME, files={build.PY_ARCHIVE: "./*"})
-    index = site / "index.html"
-    html = index.read_text(encoding="utf-8")
-    for tag in build.early_start_tags().splitlines(keepends=True):
-        html = html.replace(tag, "", 1)
-    index.write_text(html, encoding="utf-8")
+def without_snapshot(site: Path) -> None:
+    """The loader finds no snapshot and boots the normal way, as on every iPhone."""
+    shutil.rmtree(site / build.SNAPSHOT_MANIFEST.rpartition("/")[0])
 
 
 def unsnapshotted(site: Path, config: dict) -> None:
     """Boot the normal way; and a page that times importing each module the snapshot holds (the
     glue's other modules wire the page's DOM as they are imported: they cannot be timed alone)."""
-    started_by_pyscript(site, config)
+    without_snapshot(site)
     with zipfile.ZipFile(site / build.PY_ARCHIVE) as archive:
         sources = {name: archive.read(name).decode() for name in archive.namelist()
                    if name.endswith(".py")}
@@ -267,7 +261,7 @@ def source_only(site: Path, config: dict) -> None:
     """Boot the normal way with no bytecode at all, as the app did before build.py compiled the
     app's modules and the standard library's: every import compiles its module first. The same
     modules of the library, as Pyodide ships them."""
-    started_by_pyscript(site, config)
+    without_snapshot(site)
     archive = site / build.PY_ARCHIVE
     with zipfile.ZipFile(archive) as packed:
         sources = [(info, packed.read(info)) for info in packed.infolist()
