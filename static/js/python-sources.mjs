@@ -5,9 +5,9 @@
 // pyscript.json's "files" would do the same once the runtime is up: one request later, and
 // through Pyodide's unpackArchive (a temporary file, shutil and zipfile), 35–50 ms of the main
 // thread at every start. UNPACK below reads build.py's own archives (stored or deflated
-// entries, no zip64, no comment) in about a third of that; anything else it leaves to
-// unpackArchive. Not in JavaScript: a DecompressionStream per entry took about 100 ms for the
-// archive's 92 entries.
+// entries, no zip64, no comment) in 15–30 ms, and leaves out the bytecode of modules imported
+// already (those the snapshot holds); anything else it leaves to unpackArchive. Not in
+// JavaScript: a DecompressionStream per entry took about 100 ms for the archive's 92 entries.
 
 const UNPACK = `
 def unpack(buffer):
