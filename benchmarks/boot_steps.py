@@ -6,9 +6,9 @@ Loads, in Debian's Chromium, each in a new context (cold: empty cache, no servic
 bare PyScript page and the app booting the normal way (its snapshot removed, so its loader boots
 Pyodide as on an iPhone: benchmarks/startup.py's "app without snapshot"), A/B alternating in
 every round. With --before, a second build of the app (say the base commit's, built into another
-folder) takes its turn too, so a change's steps are compared in one run. Each app load starts with either an empty
-localStorage ("new") or a player's ("player": 120 logged rolls over every system, three characters
-with sheets, one picked, kept forms).
+folder) takes its turn too, so a change's steps are compared in one run. Each app load starts
+with either an empty localStorage ("new") or a player's ("player": 120 logged rolls over every
+system, three characters with sheets, one picked, kept forms).
 
 Timed inside the page, in ms from navigation start:
   runtime ready  the `py:ready` event of the page's <script type="py"> (Pyodide started, with

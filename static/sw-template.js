@@ -7,9 +7,9 @@
 const VERSION = "__CACHE_VERSION__";
 const PRECACHE = "__PRECACHE__";
 // [packed url, unpacked url]: the start-up snapshot, which the page would otherwise gunzip on its
-// main thread at every start (31 MB; on a phone about half a second before it can roll). The
-// worker unpacks it once, when it installs, from the copy it has just verified, without its
-// pages of zeros (withoutZeroPages, below); pages read that.
+// main thread at every start (12.8 MB, its pages that are not zeros; on a phone about half a
+// second before it can roll). The worker unpacks it once, when it installs, from the copy it has
+// just verified; pages read that.
 const UNPACKED = "__UNPACKED__";
 
 // Cache storage is shared by the whole origin: name caches by scope too, so two copies of the app
@@ -70,69 +70,20 @@ async function precache() {
 }
 
 // Only where a page can start from the snapshot (stack switching, as pyodide-snapshot.mjs asks):
-// an iPhone never does, so it never stores 31 MB for nothing; nor does a browser with
+// an iPhone never does, so it never stores 12.8 MB for nothing; nor does a browser with
 // WebAssembly turned off. Failing (storage full) is no failure: pages then unpack the packed copy
 // themselves, as on a first visit.
 async function keepUnpacked(cache, packed, unpacked) {
   if (!("Suspending" in (globalThis.WebAssembly ?? {}))) return;
   try {
     const response = await cache.match(packed);
-    const body = response.body.pipeThrough(new DecompressionStream("gzip"))
-      .pipeThrough(withoutZeroPages());
+    const body = response.body.pipeThrough(new DecompressionStream("gzip"));
     await cache.put(unpacked, new Response(body, {
       headers: { "Content-Type": "application/octet-stream" },
     }));
   } catch (error) {
     console.warn(`Skill Check: ${unpacked} not kept unpacked (${error})`);
   }
-}
-
-// A snapshot is the runtime's memory, and most of it is heap never touched: 19 of its 31.5 MB
-// are 4 KB pages of zeros. Kept here without them: the other pages in order, then one (offset,
-// length) pair per run of them, then the number of runs, all u32 little-endian, in bytes.
-// static/js/pyodide-snapshot.mjs (spread) puts each run back where it was, in zeros.
-const PAGE = 4096;
-
-function withoutZeroPages() {
-  const page = new Uint8Array(PAGE);
-  const words = new Uint32Array(page.buffer);
-  const runs = [];
-  let filled = 0;
-  let offset = 0;
-  const pass = (controller) => {
-    if (words.some((word) => word !== 0)) {
-      const last = runs.at(-1);
-      if (last && last[0] + last[1] === offset) last[1] += filled;
-      else runs.push([offset, filled]);
-      controller.enqueue(page.slice(0, filled));
-    }
-    offset += filled;
-    filled = 0;
-  };
-  return new TransformStream({
-    transform(chunk, controller) {
-      for (let at = 0; at < chunk.length;) {
-        const take = Math.min(PAGE - filled, chunk.length - at);
-        page.set(chunk.subarray(at, at + take), filled);
-        filled += take;
-        at += take;
-        if (filled === PAGE) pass(controller);
-      }
-    },
-    flush(controller) {
-      if (filled) {
-        page.fill(0, filled);
-        pass(controller);
-      }
-      const table = new DataView(new ArrayBuffer(runs.length * 8 + 4));
-      runs.forEach(([start, length], run) => {
-        table.setUint32(run * 8, start, true);
-        table.setUint32(run * 8 + 4, length, true);
-      });
-      table.setUint32(runs.length * 8, runs.length, true);
-      controller.enqueue(new Uint8Array(table.buffer));
-    },
-  });
 }
 
 async function olderCaches() {

@@ -4,11 +4,12 @@
 // interpreter's start-up and the app's imports. It is only used when it is certainly right:
 // stack switching in this browser (snapshots need it for run_sync), made by this very runtime
 // version, its SHA-256 matches the one the build wrote beside it (or, read from the copy the
-// service worker keeps unpacked, its runs of pages fill the snapshot's length: the worker made
-// that copy from a file it verified), and the last start from it in this browser did not stop
-// short (below). Anything else boots normally, with one console note saying why. So does a first visit on a link under 20 Mbit/s (below): there the snapshot's
-// download costs more than the start it saves. On a first visit the runtime's big files start
-// downloading at once (runtime-downloads.mjs), counted for the page's progress bar.
+// service worker keeps unpacked, its length: the worker made that copy from a file it verified),
+// its pages all land inside it, and the last start from it in this browser did not stop
+// short (below). Anything else boots normally, with one console note saying why. So does a
+// first visit on a link under 20 Mbit/s (below): there the snapshot's download costs more than
+// the start it saves. On a first visit the runtime's big files start downloading at once
+// (runtime-downloads.mjs), counted for the page's progress bar.
 import { loadPyodide as loadRuntime, version } from "../vendor/pyodide/pyodide.mjs";
 import { fetchSources, writeSources } from "./python-sources.mjs";
 import { chunks, startDownloads } from "./runtime-downloads.mjs";
@@ -39,7 +40,7 @@ if sys.path[:2] == ["", ""]:
     del sys.path[0]
 `;
 
-// A first visit downloads the snapshot (4.9 MB gzip) besides the runtime (5.4 MB). Since the
+// A first visit downloads the snapshot (4.8 MB gzip) besides the runtime (5.4 MB). Since the
 // normal boot stopped compiling the standard library, the snapshot saves a phone (the CPU 4×
 // slower) about 2 s of start, which its download costs on a link of about 20 Mbit/s: below that
 // (as the runtime's own download measures it) the first visit boots the normal way. On Fast 4G
@@ -143,35 +144,37 @@ async function fetchSnapshot(entry) {
   return fetchPacked(entry);
 }
 
-// Read whole, natively: no gunzip on the main thread, and only the pages that are not zeros.
+// Read whole, natively: no gunzip on the main thread.
 async function fetchUnpacked(entry) {
   const response = await fetch(new URL(entry.unpacked, MANIFEST));
   if (!response.ok) throw new Error(`${entry.unpacked}: HTTP ${response.status}`);
-  try {
-    return spread(new Uint8Array(await response.arrayBuffer()), entry.raw_bytes);
-  } catch (error) {
-    throw new Error(`${entry.unpacked}: ${error.message}`);
+  const pages = new Uint8Array(await response.arrayBuffer());
+  if (pages.length !== entry.pages_bytes) {
+    throw new Error(`${entry.unpacked}: not ${entry.pages_bytes} bytes`);
   }
+  return spread(pages, entry);
 }
 
-// The snapshot's `size` bytes from the worker's copy without its pages of zeros (sw-template.js,
-// withoutZeroPages): each run of pages back in its place. Every byte of the copy must be placed,
-// inside the snapshot.
-function spread(copy, size) {
-  const view = new DataView(copy.buffer, copy.byteOffset, copy.byteLength);
-  const runs = copy.length >= 4 ? view.getUint32(copy.length - 4, true) : 0;
-  const table = copy.length - 4 - runs * 8;
-  if (table < 0) throw new Error("no table of its runs");
-  const bytes = new Uint8Array(size);
+// The snapshot from its pages that are not zeros (tools/snapshot/make_snapshot.mjs,
+// withoutZeroPages): each run of them back in its place, in zeros. Every byte of the pages must
+// land inside the snapshot.
+function spread(pages, entry) {
+  const view = new DataView(pages.buffer, pages.byteOffset, pages.byteLength);
+  const runs = pages.length >= 4 ? view.getUint32(pages.length - 4, true) : 0;
+  const table = pages.length - 4 - runs * 8;
+  if (table < 0) throw new Error(`${entry.file}: no table of its pages`);
+  const bytes = new Uint8Array(entry.raw_bytes);
   let at = 0;
   for (let run = 0; run < runs; run++) {
     const offset = view.getUint32(table + run * 8, true);
     const length = view.getUint32(table + run * 8 + 4, true);
-    if (offset + length > size || at + length > table) throw new Error("a run out of place");
-    bytes.set(copy.subarray(at, at + length), offset);
+    if (offset + length > bytes.length || at + length > table) {
+      throw new Error(`${entry.file}: pages out of place`);
+    }
+    bytes.set(pages.subarray(at, at + length), offset);
     at += length;
   }
-  if (at !== table) throw new Error("pages outside its runs");
+  if (at !== table) throw new Error(`${entry.file}: pages without a place`);
   return bytes;
 }
 
@@ -179,10 +182,10 @@ async function fetchPacked(entry) {
   const response = await fetch(new URL(entry.file, MANIFEST));
   if (!response.ok) throw new Error(`${entry.file}: HTTP ${response.status}`);
   const [packed, unpacked] = response.body.tee();
-  const [digest, bytes] = await Promise.allSettled([sha256(packed), inflate(unpacked, entry)]);
+  const [digest, pages] = await Promise.allSettled([sha256(packed), inflate(unpacked, entry)]);
   if (digest.value !== entry.sha256) throw new Error(`${entry.file}: checksum mismatch`);
-  if (bytes.status === "rejected") throw bytes.reason;
-  return bytes.value;
+  if (pages.status === "rejected") throw pages.reason;
+  return spread(pages.value, entry);
 }
 
 async function sha256(stream) {
@@ -193,7 +196,7 @@ async function sha256(stream) {
 
 // Straight into one buffer of the size the manifest gives: no growing, no final copy.
 async function inflate(stream, entry) {
-  const bytes = new Uint8Array(entry.raw_bytes);
+  const bytes = new Uint8Array(entry.pages_bytes);
   let length = 0;
   for await (const chunk of chunks(stream.pipeThrough(new DecompressionStream("gzip")))) {
     if (length + chunk.length > bytes.length) break;

@@ -12,6 +12,7 @@ import gzip
 import hashlib
 import json
 import shutil
+import struct
 from pathlib import Path
 
 import pytest
@@ -67,10 +68,34 @@ def boot_path(page: Page) -> str:
     return page.evaluate("document.documentElement.dataset.boot")
 
 
+def spread(pages: bytes, size: int, page: int = 4096) -> tuple[bytes, list[tuple[int, int]]]:
+    """The snapshot from its pages that are not zeros, and their runs, read here independently of
+    tools/snapshot/make_snapshot.mjs and the loader: the pages, then (offset, length) of each run
+    of them, then how many runs, u32 little-endian."""
+    (count,) = struct.unpack_from("<I", pages, len(pages) - 4)
+    table = len(pages) - 4 - 8 * count
+    runs = [struct.unpack_from("<II", pages, table + 8 * run) for run in range(count)]
+    memory, at = bytearray(size), 0
+    for offset, length in runs:
+        memory[offset:offset + length] = pages[at:at + length]
+        at += length
+    assert at == table and len(memory) == size
+    return bytes(memory), runs
+
+
 def test_the_build_ships_a_verified_precached_snapshot(dist: Path, snapshot: dict):
     packed = (dist / SNAPSHOT / snapshot["file"]).read_bytes()
     assert hashlib.sha256(packed).hexdigest() == snapshot["sha256"]
-    assert len(gzip.decompress(packed)) == snapshot["raw_bytes"]
+    pages = gzip.decompress(packed)
+    assert len(pages) == snapshot["pages_bytes"] < snapshot["raw_bytes"] / 2
+    memory, runs = spread(pages, snapshot["raw_bytes"])
+    # only the pages that are not all zeros, in runs as long as they can be, in order
+    kept = [start for start in range(0, len(memory), 4096)
+            if memory[start:start + 4096].strip(b"\0")]
+    assert [start for offset, length in runs for start in range(offset, offset + length, 4096)] \
+        == kept
+    ends = [offset + length for offset, length in runs]
+    assert all(end < start for end, (start, _) in zip(ends[:-1], runs[1:], strict=True))
     assert {"skillcheck", "skillcheck.draw"} <= set(snapshot["modules"])
     config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
     assert config["interpreter"] == build.SNAPSHOT_LOADER

@@ -58,6 +58,35 @@ function listFiles(fs, folder, home) {
   });
 }
 
+// The snapshot without its 4 KB pages of zeros: most of the runtime's memory is heap it never
+// touched, or freed and zeroed (below), and 19 of its 31.5 MB are such pages. The other pages in
+// order, then one (offset, length) pair of byte counts per run of them, then the number of runs,
+// all u32 little-endian. A page unpacks 12.8 MB instead of 31.5 on its main thread, the service
+// worker keeps that much, and the loader (static/js/pyodide-snapshot.mjs, spread) puts each run
+// back in its place, in zeros.
+const PAGE = 4096;
+
+function withoutZeroPages(raw) {
+  const zeros = Buffer.alloc(PAGE);
+  const pages = [];
+  const runs = [];
+  for (let offset = 0; offset < raw.length; offset += PAGE) {
+    const page = Buffer.from(raw.buffer, raw.byteOffset + offset, Math.min(PAGE, raw.length - offset));
+    if (page.equals(zeros.subarray(0, page.length))) continue;
+    const last = runs.at(-1);
+    if (last && last[0] + last[1] === offset) last[1] += page.length;
+    else runs.push([offset, page.length]);
+    pages.push(page);
+  }
+  const table = Buffer.alloc(runs.length * 8 + 4);
+  runs.forEach(([start, length], run) => {
+    table.writeUInt32LE(start, run * 8);
+    table.writeUInt32LE(length, run * 8 + 4);
+  });
+  table.writeUInt32LE(runs.length, runs.length * 8);
+  return Buffer.concat([...pages, table]);
+}
+
 // Fill every free malloc chunk with zeros: what earlier objects left there is never read again,
 // and zeros compress (the gzip file shrinks by about a sixth). Memory may not grow meanwhile,
 // so malloc fails instead of growing and the snapshot keeps its size.
@@ -106,7 +135,8 @@ async function main() {
 
   zeroFreeMemory(pyodide._module);
   const raw = pyodide.makeMemorySnapshot();
-  const packed = gzipSync(raw, { level: 9 });
+  const pages = withoutZeroPages(raw);
+  const packed = gzipSync(pages, { level: 9 });
   const out = join(dist, "static", "snapshot");
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, "pyodide.snapshot.gz"), packed);
@@ -117,7 +147,8 @@ async function main() {
     sha256: createHash("sha256").update(packed).digest("hex"),
     pyodide: version,
     bytes: packed.length,
-    raw_bytes: raw.length,
+    pages_bytes: pages.length, // unpacked: the pages that are not zeros, and where they go
+    raw_bytes: raw.length, // the snapshot itself, once its pages are back in place
     modules,
   };
   writeFileSync(join(out, "snapshot.json"), JSON.stringify(entry, null, 2) + "\n");
