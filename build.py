@@ -361,7 +361,7 @@ def start_runtime_early(dist: Path) -> None:
     pyscript.json's "files". Only with the loader as the interpreter: it is the runtime PyScript
     gets."""
     config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
-    if config.pop("files") != {PY_ARCHIVE: "./*"}:
+    if config.pop("files", None) != {PY_ARCHIVE: "./*"}:
         raise BuildError(f"pyscript.json's files: the loader unpacks {PY_ARCHIVE} alone")
     (dist / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
     page = dist / "index.html"

@@ -377,9 +377,10 @@ def test_with_the_loader_the_page_starts_the_runtime_from_its_head(src, tmp_path
         assert (build.ROOT / module).is_file() or module.startswith("static/vendor/")
 
 
-def test_the_loader_refuses_files_it_would_not_unpack(src, tmp_path):
+@pytest.mark.parametrize("files", [{build.PY_ARCHIVE: "./lib/*"}, None])
+def test_the_loader_refuses_files_it_would_not_unpack(src, tmp_path, files):
     dist = build.build(src, tmp_path / "dist", snapshot=False)
-    config = {"interpreter": build.INTERPRETER, "files": {build.PY_ARCHIVE: "./lib/*"}}
+    config = {"interpreter": build.INTERPRETER, **({"files": files} if files else {})}
     write(dist / "pyscript.json", json.dumps(config))
     with pytest.raises(build.BuildError, match="unpacks py/sources.zip alone"):
         build.start_runtime_early(dist)
