@@ -59,7 +59,8 @@ export function writeSources(pyodide, bytes) {
   try {
     unpack(bytes);
   } catch (error) {
-    console.info(`Skill Check: the runtime unpacks the sources (${error.message.trim().split("\n").pop()}).`);
+    const why = error.message.trim().split("\n").pop(); // a Python traceback's last line
+    console.info(`Skill Check: the runtime unpacks the sources (${why}).`);
     pyodide.unpackArchive(bytes, "zip", { extractDir: "." });
   } finally {
     unpack.destroy();
