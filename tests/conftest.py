@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-# What Playwright raises when the renderer under a page died (a wait, or any call after it).
-RENDERER_CRASHED = r"TargetClosedError: .*(Page crashed|Target crashed)"
+# What Playwright raises when the renderer under a page died: a TargetClosedError from a call
+# after it, or a plain Error from a wait it cut short ("Locator.wait_for: Target crashed").
+RENDERER_CRASHED = r"(TargetClosedError|\bError): .*(Page crashed|Target crashed)"
 sys.path.insert(0, str(ROOT))  # `import build` (build.py is a script at the repo root)
 
 

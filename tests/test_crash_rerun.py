@@ -25,12 +25,20 @@ TESTS = """
 class TargetClosedError(Exception):
     pass
 
-calls = []
+class Error(Exception):
+    pass
+
+calls, waits = [], []
 
 def test_crashed_once():
     calls.append(1)
     if len(calls) == 1:
         raise TargetClosedError("Locator.wait_for: Page crashed")
+
+def test_crashed_once_while_waiting():
+    waits.append(1)
+    if len(waits) == 1:
+        raise Error("Locator.wait_for: Target crashed")
 
 def test_crashed_twice():
     raise TargetClosedError("Page.click: Target crashed")
@@ -57,8 +65,8 @@ def outcomes(tmp_path: Path, where: str) -> dict[str, int]:
 
 
 def test_a_browser_test_runs_again_only_after_a_renderer_crash(tmp_path):
-    assert outcomes(tmp_path, "tests/e2e") == {"failed": 3, "passed": 1, "rerun": 2}
+    assert outcomes(tmp_path, "tests/e2e") == {"failed": 3, "passed": 2, "rerun": 3}
 
 
 def test_other_tests_never_run_again(tmp_path):
-    assert outcomes(tmp_path, "tests") == {"failed": 4}
+    assert outcomes(tmp_path, "tests") == {"failed": 5}
