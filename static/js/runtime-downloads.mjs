@@ -46,7 +46,6 @@ export function startDownloads(runtime) {
   };
   // Counted only from the network: a service worker serving the page has everything cached.
   const counted = !globalThis.navigator?.serviceWorker?.controller && globalThis.document;
-  if (!counted) settle(null);
 
   const report = () => document.dispatchEvent(new CustomEvent("skillcheck:download", {
     detail: { received: downloads.received, snapshot: downloads.snapshot !== null },
@@ -61,25 +60,27 @@ export function startDownloads(runtime) {
     }
     if (timed) settle(mbps());
   }
-  if (counted) setTimeout(() => settle(mbps()), PATIENCE_MS);
+  // A response handed on as it is, counted as it arrives (a failure is the runtime's to report).
+  const watch = (response, timed) => {
+    if (counted) response.then((got) => count(got, timed)).catch(() => {});
+    return response;
+  };
+  if (counted) {
+    setTimeout(() => settle(mbps()), PATIENCE_MS);
+    report();
+  } else {
+    settle(null);
+  }
 
   const early = new Map(FILES.map((name) => {
     const url = new URL(name, runtime).href;
-    const response = realFetch(url);
-    if (counted) { // a failure is the runtime's to report
-      response.then((got) => count(got, name === TIMED)).catch(() => {});
-    }
-    return [url, response];
+    return [url, watch(realFetch(url), name === TIMED)];
   }));
   globalThis.fetch = (input, init) => {
     const url = new URL(input instanceof Request ? input.url : input, location.href).href;
     const response = early.get(url) ?? realFetch(input, init);
     early.delete(url);
-    if (counted && url === downloads.snapshot) {
-      response.then((got) => count(got, false)).catch(() => {});
-    }
-    return response;
+    return url === downloads.snapshot ? watch(response, false) : response;
   };
-  if (counted) report();
   return downloads;
 }
