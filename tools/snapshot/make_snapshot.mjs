@@ -71,7 +71,8 @@ function withoutZeroPages(raw) {
   const pages = [];
   const runs = [];
   for (let offset = 0; offset < raw.length; offset += PAGE) {
-    const page = Buffer.from(raw.buffer, raw.byteOffset + offset, Math.min(PAGE, raw.length - offset));
+    const length = Math.min(PAGE, raw.length - offset);
+    const page = Buffer.from(raw.buffer, raw.byteOffset + offset, length);
     if (page.equals(zeros.subarray(0, page.length))) continue;
     const last = runs.at(-1);
     if (last && last[0] + last[1] === offset) last[1] += page.length;
