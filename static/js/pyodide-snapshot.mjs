@@ -144,67 +144,84 @@ async function fetchSnapshot(entry) {
   return fetchPacked(entry);
 }
 
-// Read whole, natively: no gunzip on the main thread.
+// Read as it arrives, natively unpacked: no gunzip on the main thread.
 async function fetchUnpacked(entry) {
   const response = await fetch(new URL(entry.unpacked, MANIFEST));
   if (!response.ok) throw new Error(`${entry.unpacked}: HTTP ${response.status}`);
-  const pages = new Uint8Array(await response.arrayBuffer());
-  if (pages.length !== entry.pages_bytes) {
-    throw new Error(`${entry.unpacked}: not ${entry.pages_bytes} bytes`);
-  }
-  return spread(pages, entry);
-}
-
-// The snapshot from its pages that are not zeros (tools/snapshot/make_snapshot.mjs,
-// withoutZeroPages): each run of them back in its place, in zeros. Every byte of the pages must
-// land inside the snapshot.
-function spread(pages, entry) {
-  const view = new DataView(pages.buffer, pages.byteOffset, pages.byteLength);
-  const runs = pages.length >= 4 ? view.getUint32(pages.length - 4, true) : 0;
-  const table = pages.length - 4 - runs * 8;
-  if (table < 0) throw new Error(`${entry.file}: no table of its pages`);
-  const bytes = new Uint8Array(entry.raw_bytes);
-  let at = 0;
-  for (let run = 0; run < runs; run++) {
-    const offset = view.getUint32(table + run * 8, true);
-    const length = view.getUint32(table + run * 8 + 4, true);
-    if (offset + length > bytes.length || at + length > table) {
-      throw new Error(`${entry.file}: pages out of place`);
-    }
-    bytes.set(pages.subarray(at, at + length), offset);
-    at += length;
-  }
-  if (at !== table) throw new Error(`${entry.file}: pages without a place`);
-  return bytes;
+  return place(response.body, entry.unpacked, entry);
 }
 
 async function fetchPacked(entry) {
   const response = await fetch(new URL(entry.file, MANIFEST));
   if (!response.ok) throw new Error(`${entry.file}: HTTP ${response.status}`);
   const [packed, unpacked] = response.body.tee();
-  const [digest, pages] = await Promise.allSettled([sha256(packed), inflate(unpacked, entry)]);
+  const [digest, bytes] = await Promise.allSettled([
+    sha256(packed), place(unpacked.pipeThrough(new DecompressionStream("gzip")), entry.file, entry),
+  ]);
   if (digest.value !== entry.sha256) throw new Error(`${entry.file}: checksum mismatch`);
-  if (pages.status === "rejected") throw pages.reason;
-  return spread(pages.value, entry);
+  if (bytes.status === "rejected") throw bytes.reason;
+  return bytes.value;
+}
+
+// The snapshot from its pages that are not zeros (tools/snapshot/make_snapshot.mjs,
+// withoutZeroPages): the number of runs of them and each run's (offset, length), then the pages,
+// each copied into its place in zeros as it arrives: no buffer of the pages as a whole, no copy
+// of it. Every run must lie inside the snapshot, and the stream must be exactly the manifest's
+// pages_bytes long.
+async function place(stream, name, entry) {
+  const input = exactly(stream, entry.pages_bytes, name);
+  const runs = new DataView((await input.read(4)).buffer).getUint32(0, true);
+  if (4 + runs * 8 > entry.pages_bytes) throw new Error(`${name}: no table of its pages`);
+  const table = new DataView((await input.read(runs * 8)).buffer);
+  const bytes = new Uint8Array(entry.raw_bytes);
+  for (let run = 0; run < runs; run++) {
+    const offset = table.getUint32(run * 8, true);
+    const length = table.getUint32(run * 8 + 4, true);
+    if (offset + length > bytes.length) throw new Error(`${name}: pages out of place`);
+    await input.fill(bytes.subarray(offset, offset + length));
+  }
+  await input.end();
+  return bytes;
+}
+
+// A stream read in exact amounts, which must come to `size` bytes in all, no more, no fewer.
+function exactly(stream, size, name) {
+  const source = chunks(stream);
+  let chunk = new Uint8Array(0);
+  let taken = 0;
+  const short = () => new Error(`${name}: not ${size} bytes`);
+  async function fill(target) {
+    if (taken + target.length > size) throw short();
+    for (let filled = 0; filled < target.length;) {
+      if (!chunk.length) {
+        const next = await source.next();
+        if (next.done) throw short();
+        chunk = next.value;
+      }
+      const part = chunk.subarray(0, target.length - filled);
+      target.set(part, filled);
+      filled += part.length;
+      chunk = chunk.subarray(part.length);
+    }
+    taken += target.length;
+  }
+  return {
+    fill,
+    async read(length) {
+      const target = new Uint8Array(length);
+      await fill(target);
+      return target;
+    },
+    async end() {
+      if (taken !== size || chunk.length || !(await source.next()).done) throw short();
+    },
+  };
 }
 
 async function sha256(stream) {
   const data = await new Response(stream).arrayBuffer();
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-// Straight into one buffer of the size the manifest gives: no growing, no final copy.
-async function inflate(stream, entry) {
-  const bytes = new Uint8Array(entry.pages_bytes);
-  let length = 0;
-  for await (const chunk of chunks(stream.pipeThrough(new DecompressionStream("gzip")))) {
-    if (length + chunk.length > bytes.length) break;
-    bytes.set(chunk, length);
-    length += chunk.length;
-  }
-  if (length !== bytes.length) throw new Error(`${entry.file}: not ${bytes.length} bytes unpacked`);
-  return bytes;
 }
 
 // A mark from the future (the clock was set back) is as stale as one over a day old.

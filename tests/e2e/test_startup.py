@@ -70,16 +70,15 @@ def boot_path(page: Page) -> str:
 
 def spread(pages: bytes, size: int, page: int = 4096) -> tuple[bytes, list[tuple[int, int]]]:
     """The snapshot from its pages that are not zeros, and their runs, read here independently of
-    tools/snapshot/make_snapshot.mjs and the loader: the pages, then (offset, length) of each run
-    of them, then how many runs, u32 little-endian."""
-    (count,) = struct.unpack_from("<I", pages, len(pages) - 4)
-    table = len(pages) - 4 - 8 * count
-    runs = [struct.unpack_from("<II", pages, table + 8 * run) for run in range(count)]
-    memory, at = bytearray(size), 0
+    tools/snapshot/make_snapshot.mjs and the loader: how many runs, then (offset, length) of each
+    run, then the pages, u32 little-endian."""
+    (count,) = struct.unpack_from("<I", pages)
+    runs = [struct.unpack_from("<II", pages, 4 + 8 * run) for run in range(count)]
+    memory, at = bytearray(size), 4 + 8 * count
     for offset, length in runs:
         memory[offset:offset + length] = pages[at:at + length]
         at += length
-    assert at == table and len(memory) == size
+    assert at == len(pages) and len(memory) == size
     return bytes(memory), runs
 
 

@@ -59,11 +59,11 @@ function listFiles(fs, folder, home) {
 }
 
 // The snapshot without its 4 KB pages of zeros: most of the runtime's memory is heap it never
-// touched, or freed and zeroed (below), and 19 of its 31.5 MB are such pages. The other pages in
-// order, then one (offset, length) pair of byte counts per run of them, then the number of runs,
-// all u32 little-endian. A page unpacks 12.8 MB instead of 31.5 on its main thread, the service
-// worker keeps that much, and the loader (static/js/pyodide-snapshot.mjs, spread) puts each run
-// back in its place, in zeros.
+// touched, or freed and zeroed (below), and 19 of its 31.5 MB are such pages. First the number of
+// runs of the other pages, then one (offset, length) pair of byte counts per run, then the pages
+// in order, all u32 little-endian. A page unpacks 12.8 MB instead of 31.5 on its main thread, the
+// service worker keeps that much, and the loader (static/js/pyodide-snapshot.mjs, place) copies
+// each run into its place in zeros as it arrives: the table comes first so that it can.
 const PAGE = 4096;
 
 function withoutZeroPages(raw) {
@@ -79,13 +79,13 @@ function withoutZeroPages(raw) {
     else runs.push([offset, page.length]);
     pages.push(page);
   }
-  const table = Buffer.alloc(runs.length * 8 + 4);
+  const table = Buffer.alloc(4 + runs.length * 8);
+  table.writeUInt32LE(runs.length, 0);
   runs.forEach(([start, length], run) => {
-    table.writeUInt32LE(start, run * 8);
-    table.writeUInt32LE(length, run * 8 + 4);
+    table.writeUInt32LE(start, 4 + run * 8);
+    table.writeUInt32LE(length, 8 + run * 8);
   });
-  table.writeUInt32LE(runs.length, runs.length * 8);
-  return Buffer.concat([...pages, table]);
+  return Buffer.concat([table, ...pages]);
 }
 
 // Fill every free malloc chunk with zeros: what earlier objects left there is never read again,
