@@ -149,6 +149,7 @@ def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True) -> Path:
         if make_snapshot(staging):
             start_runtime_early(staging)
     write_download_sizes(staging)
+    write_runtime_revisions(staging)
     check_page(staging)
     write_security_policy(staging)
     write_service_worker(staging, (src / SW_TEMPLATE).read_text(encoding="utf-8"))
@@ -448,7 +449,7 @@ def trim_stdlib(dist: Path) -> bool:
 
 
 DOWNLOAD_BAR = '<progress id="boot-bar"'  # index.html's; static/js/boot-progress.js fills it
-COUNTED_DOWNLOADS = ("pyodide.asm.wasm", "python_stdlib.zip")  # the loader counts these
+COUNTED_DOWNLOADS = ("pyodide.asm.wasm", "python_stdlib.zip")  # runtime-downloads.mjs FILES
 
 
 def write_download_sizes(dist: Path) -> None:
@@ -465,6 +466,26 @@ def write_download_sizes(dist: Path) -> None:
         packed = manifest.parent / json.loads(manifest.read_text(encoding="utf-8"))["file"]
         sizes += f' data-snapshot-bytes="{packed.stat().st_size}"'
     page.write_text(html.replace(DOWNLOAD_BAR, DOWNLOAD_BAR + sizes, 1), encoding="utf-8")
+
+
+RUNTIME_DOWNLOADS = "static/js/runtime-downloads.mjs"
+NO_REVISIONS = "const REVISIONS = {};"
+
+
+def write_runtime_revisions(dist: Path) -> None:
+    """Tell the loader each big runtime file's SHA-256 in this build: a page the service worker
+    controls reads a file straight from the worker's cache only when the worker stored it under
+    that revision, so never an older build's."""
+    module = dist / RUNTIME_DOWNLOADS
+    if not module.is_file():
+        return  # no loader in this build
+    script = module.read_text(encoding="utf-8")
+    if NO_REVISIONS not in script:
+        raise BuildError(f"{RUNTIME_DOWNLOADS} lost its line {NO_REVISIONS}")
+    runtime = dist / "static" / "vendor" / "pyodide"
+    revisions = {name: _digest((runtime / name).read_bytes()) for name in COUNTED_DOWNLOADS}
+    module.write_text(script.replace(NO_REVISIONS, f"const REVISIONS = {json.dumps(revisions)};"),
+                      encoding="utf-8")
 
 
 def _node_or_say(without: str) -> str | None:

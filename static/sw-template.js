@@ -78,9 +78,11 @@ async function keepUnpacked(cache, packed, unpacked) {
   try {
     const response = await cache.match(packed);
     const body = response.body.pipeThrough(new DecompressionStream("gzip"));
-    await cache.put(unpacked, new Response(body, {
-      headers: { "Content-Type": "application/octet-stream" },
-    }));
+    // With the packed file's revision: it is that file, unpacked. A page reading the copy from
+    // the cache itself checks by it that the copy is its build's.
+    const headers = { "Content-Type": "application/octet-stream" };
+    headers[REVISION] = response.headers.get(REVISION);
+    await cache.put(unpacked, new Response(body, { headers }));
   } catch (error) {
     console.warn(`Skill Check: ${unpacked} not kept unpacked (${error})`);
   }

@@ -384,3 +384,25 @@ def test_the_loader_refuses_files_it_would_not_unpack(src, tmp_path, files):
     write(dist / "pyscript.json", json.dumps(config))
     with pytest.raises(build.BuildError, match="unpacks py/sources.zip alone"):
         build.start_runtime_early(dist)
+
+
+def test_the_loader_learns_each_runtime_files_revision(tmp_path):
+    dist = tmp_path / "dist"
+    write(dist / build.RUNTIME_DOWNLOADS, "const FILES = [];\nconst REVISIONS = {};\n")
+    write(dist / "static/vendor/pyodide/pyodide.asm.wasm", b"wasm")
+    write(dist / "static/vendor/pyodide/python_stdlib.zip", b"zip")
+    build.write_runtime_revisions(dist)
+    revisions = {"pyodide.asm.wasm": hashlib.sha256(b"wasm").hexdigest(),
+                 "python_stdlib.zip": hashlib.sha256(b"zip").hexdigest()}
+    assert (dist / build.RUNTIME_DOWNLOADS).read_text() == \
+        f"const FILES = [];\nconst REVISIONS = {json.dumps(revisions)};\n"
+    with pytest.raises(build.BuildError, match="lost its line const REVISIONS = {};"):
+        build.write_runtime_revisions(dist)  # written already: no line left to fill
+    (dist / build.RUNTIME_DOWNLOADS).unlink()
+    build.write_runtime_revisions(dist)  # a build without the loader has nothing to tell it
+
+
+def test_the_loader_and_the_worker_name_the_same_revision_header():
+    line = 'const REVISION = "X-Skillcheck-Revision";'
+    assert line in (build.ROOT / build.RUNTIME_DOWNLOADS).read_text(encoding="utf-8")
+    assert line in (build.ROOT / build.SW_TEMPLATE).read_text(encoding="utf-8")

@@ -12,7 +12,7 @@
 // (runtime-downloads.mjs), counted for the page's progress bar.
 import { loadPyodide as loadRuntime, version } from "../vendor/pyodide/pyodide.mjs";
 import { fetchSources, writeSources } from "./python-sources.mjs";
-import { chunks, startDownloads } from "./runtime-downloads.mjs";
+import { cached, chunks, startDownloads } from "./runtime-downloads.mjs";
 
 export { version };
 
@@ -144,9 +144,12 @@ async function fetchSnapshot(entry) {
   return fetchPacked(entry);
 }
 
-// Read as it arrives, natively unpacked: no gunzip on the main thread.
+// Read as it arrives, natively unpacked: no gunzip on the main thread. Straight from the
+// worker's cache when the copy there was unpacked from this build's packed file (the worker
+// stores it with that file's SHA-256).
 async function fetchUnpacked(entry) {
-  const response = await fetch(new URL(entry.unpacked, MANIFEST));
+  const url = new URL(entry.unpacked, MANIFEST).href;
+  const response = (await cached(url, entry.sha256)) ?? (await fetch(url));
   if (!response.ok) throw new Error(`${entry.unpacked}: HTTP ${response.status}`);
   return place(response.body, entry.unpacked, entry);
 }

@@ -66,6 +66,15 @@ def test_served_with_the_type_the_browser_needs(app_url, path, kind):
         assert response.headers.get_content_type() == kind
 
 
+def test_the_loader_knows_the_revisions_the_worker_caches_the_runtime_under(dist):
+    loader = (dist / build.RUNTIME_DOWNLOADS).read_text(encoding="utf-8")
+    revisions = json.loads(re.search(r"^const REVISIONS = (\{.*\});$", loader, re.M).group(1))
+    _, precache = build.read_precache(dist)
+    cached = {url.rsplit("/", 1)[-1]: digest for url, digest in precache
+              if url.startswith("./static/vendor/pyodide/")}
+    assert revisions == {name: cached[name] for name in build.COUNTED_DOWNLOADS}
+
+
 def test_the_loader_unpacks_every_python_file_but_the_entry_into_the_working_dir(dist):
     config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
     assert config == {"interpreter": build.SNAPSHOT_LOADER}  # no "files": the loader's own

@@ -96,6 +96,9 @@ def test_reloads_and_rolls_with_the_server_stopped(first_visit):
 
 SNAPSHOT_READ = """() => performance.getEntriesByType("resource").map((entry) => entry.name)
   .filter((name) => name.includes("/static/snapshot/pyodide.snapshot"))"""
+# What the page read from the worker's cache itself (runtime-downloads.mjs, cached).
+CACHED = "(document.documentElement.dataset.cached ?? '').split(' ').filter(Boolean).sort()"
+RUNTIME_FILES = sorted(build.COUNTED_DOWNLOADS)
 FORGET_UNPACKED = """async (url) => {
   for (const name of await caches.keys()) await (await caches.open(name)).delete(url);
 }"""
@@ -133,7 +136,9 @@ def test_later_visits_read_the_snapshot_the_worker_unpacked(serve_dist, fresh_co
     page.reload()
     page.locator("html[data-ready='true']").wait_for(state="attached", timeout=SW_TIMEOUT_MS)
     assert page.evaluate("document.documentElement.dataset.boot") == "snapshot"
-    assert page.evaluate(SNAPSHOT_READ) == [unpacked]
+    # read from the worker's cache by the page itself, not asked of the worker
+    assert page.evaluate(CACHED) == sorted([*RUNTIME_FILES, manifest["unpacked"]])
+    assert page.evaluate(SNAPSHOT_READ) == []
 
     for spoil in (DAMAGE_UNPACKED, FORGET_UNPACKED):
         page.evaluate(spoil, unpacked)
@@ -141,7 +146,41 @@ def test_later_visits_read_the_snapshot_the_worker_unpacked(serve_dist, fresh_co
         page.locator("html[data-ready='true']").wait_for(state="attached",
                                                          timeout=SW_TIMEOUT_MS)
         assert page.evaluate("document.documentElement.dataset.boot") == "snapshot"
+        assert page.evaluate(CACHED) == RUNTIME_FILES
         assert page.evaluate(SNAPSHOT_READ) == [unpacked, packed]
+    roll_passages(page)
+
+
+# The worker's copy of a file as if an older build had cached it: other bytes' revision.
+OLDER_REVISION = """async (url) => {
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    const kept = await cache.match(url);
+    if (!kept) continue;
+    const headers = new Headers(kept.headers);
+    headers.set("X-Skillcheck-Revision", "0".repeat(64));
+    await cache.put(url, new Response(await kept.arrayBuffer(), { headers }));
+  }
+}"""
+
+
+def test_a_cached_file_from_another_build_is_asked_of_the_worker(serve_dist, fresh_context,
+                                                                boot):
+    """The page reads the runtime straight from the worker's cache only under this build's
+    revision: a copy cached under another (an older build's, still there) goes through the
+    worker, which answers for its own build."""
+    server = serve_dist()
+    page = boot(fresh_context.new_page(), server.url)
+    wait_controlled(page)
+    wasm = f"{server.url}static/vendor/pyodide/pyodide.asm.wasm"
+    page.evaluate(OLDER_REVISION, wasm)
+    asked = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.reload()
+    page.locator("html[data-ready='true']").wait_for(state="attached", timeout=SW_TIMEOUT_MS)
+    assert "pyodide.asm.wasm" not in page.evaluate(CACHED)
+    assert "python_stdlib.zip" in page.evaluate(CACHED)
+    assert wasm in asked
     roll_passages(page)
 
 
