@@ -8,6 +8,7 @@ crypto.getRandomValues. Timings are measured in benchmarks/startup.py, not here.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import json
@@ -271,3 +272,53 @@ def test_the_loader_refuses_what_pyscript_would_have_it_pass_on(fresh_context, a
         .then((loader) => loader.loadPyodide({{ packages: ["numpy"], stdout: () => {{}} }}))
         .then(() => "started", (error) => error.message)""")
     assert refused == "pyodide-snapshot.mjs does not pass on packages"
+
+
+# The loader's place() on pages written here: runs (offset, length) and their bytes, `extra`
+# bytes more (or fewer) than the table accounts for, delivered as a byte stream (read straight
+# into the snapshot) or in 3-byte chunks (copied from them). Its result, or why it refused.
+PLACE = """async ([runs, extra, size, chunked]) => {
+  const { place } = await import("./static/js/pyodide-snapshot.mjs");
+  const pages = runs.flatMap(([, length], run) => Array(length).fill(run + 1));
+  const head = new DataView(new ArrayBuffer(4 + runs.length * 8));
+  head.setUint32(0, runs.length, true);
+  runs.forEach(([offset, length], run) => {
+    head.setUint32(4 + run * 8, offset, true);
+    head.setUint32(8 + run * 8, length, true);
+  });
+  const whole = [...new Uint8Array(head.buffer), ...pages, ...Array(Math.max(extra, 0)).fill(9)];
+  const bytes = new Uint8Array(whole.slice(0, whole.length + Math.min(extra, 0)));
+  const stream = chunked
+    ? new ReadableStream({ start(controller) {
+        for (let at = 0; at < bytes.length; at += 3) controller.enqueue(bytes.slice(at, at + 3));
+        controller.close();
+      } })
+    : new Response(bytes).body;
+  const entry = { pages_bytes: head.byteLength + pages.length, raw_bytes: size };
+  try {
+    return Array.from(await place(stream, "pages", entry));
+  } catch (error) {
+    return error.message;
+  }
+}"""
+LYING_TABLE = """async () => {
+  const { place } = await import("./static/js/pyodide-snapshot.mjs");
+  const claims = new Uint8Array([200, 0, 0, 0]); // 200 runs, in 4 bytes of pages in all
+  try {
+    await place(new Response(claims).body, "pages", { pages_bytes: 4, raw_bytes: 8 });
+  } catch (error) {
+    return error.message;
+  }
+}"""
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["byte stream", "chunks"])
+def test_the_loader_puts_each_run_of_pages_in_its_place_and_nothing_else(booted, chunked):
+    assert booted.evaluate("new Response('x').body.getReader({ mode: 'byob' }) !== null")
+    place = functools.partial(booted.evaluate, PLACE)
+    assert place([[[6, 2], [1, 3]], 0, 10, chunked]) == [0, 2, 2, 2, 0, 0, 1, 1, 0, 0]
+    assert place([[], 0, 4, chunked]) == [0, 0, 0, 0]
+    assert place([[[8, 3]], 0, 10, chunked]) == "pages: pages out of place"
+    assert place([[[0, 2]], 1, 10, chunked]) == "pages: not 14 bytes"  # a byte too many
+    assert place([[[0, 2]], -1, 10, chunked]) == "pages: not 14 bytes"  # a byte short
+    assert booted.evaluate(LYING_TABLE) == "pages: no table of its pages"
