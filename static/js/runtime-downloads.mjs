@@ -85,8 +85,9 @@ export function startDownloads(runtime) {
     if (timed) settle(mbps());
   }
   // A response handed on as it is, counted as it arrives (a failure is the runtime's to report).
+  const arrivals = [];
   const watch = (response, timed) => {
-    if (counted) response.then((got) => count(got, timed)).catch(() => {});
+    if (counted) arrivals.push(response.then((got) => count(got, timed)).catch(() => {}));
     return response;
   };
   if (counted) {
@@ -101,6 +102,8 @@ export function startDownloads(runtime) {
     const response = cached(url, REVISIONS[name]).then((hit) => hit ?? realFetch(url));
     return [url, watch(response, name === TIMED)];
   }));
+  // Once FILES have arrived; at once when nothing is counted (the worker's cache: no link to share).
+  downloads.arrived = Promise.all(arrivals);
   globalThis.fetch = (input, init) => {
     const url = new URL(input instanceof Request ? input.url : input, location.href).href;
     const response = early.get(url) ?? realFetch(input, init);
