@@ -172,9 +172,9 @@ async function fetchPacked(entry) {
 
 // The snapshot from its pages that are not zeros (tools/snapshot/make_snapshot.mjs,
 // withoutZeroPages): the number of runs of them and each run's (offset, length), then the pages,
-// each copied into its place in zeros as it arrives: no buffer of the pages as a whole, no copy
-// of it. Every run must lie inside the snapshot, and the stream must be exactly the manifest's
-// pages_bytes long. (Exported for tests/e2e/test_startup.py.)
+// each put in its place in zeros as it arrives: no buffer of the pages as a whole. Every run must
+// lie inside the snapshot, and the stream must be exactly the manifest's pages_bytes long.
+// (Exported for tests/e2e/test_startup.py.)
 export async function place(stream, name, entry) {
   const input = exactly(stream, entry.pages_bytes, name);
   const runs = (await input.read(4)).getUint32(0, true);

@@ -7,8 +7,9 @@
 // it does) than anything the runtime does before it asks. On a first visit each is counted
 // through a clone: the runtime gets the original response, with the URL the browser's
 // WebAssembly code cache is keyed by. Progress goes to the page as a "skillcheck:download" event
-// on document, detail { received, snapshot: counted in or not }. A page the service worker
-// controls reads them from the worker's cache itself (cached, below).
+// on document, detail { received, snapshot: counted in or not }; downloads.arrived settles once
+// both have arrived. A page the service worker controls reads them from the worker's cache itself
+// (cached, below), and downloads.arrived settles at once.
 
 const FILES = ["pyodide.asm.wasm", "python_stdlib.zip"];
 // Each of FILES's SHA-256 in this build: build.py writes them here (write_runtime_revisions).
@@ -34,6 +35,7 @@ export async function cached(url, revision) {
     return undefined; // no Cache Storage for this page (a private window, say)
   }
 }
+
 // Timed: a zip already, so what arrives is what was sent (a host's gzip does not shrink it), and
 // it shares the link with the wasm, which downloads beside it: the link is about twice its rate.
 // Timed from the request to its last byte (or to PATIENCE_MS, with what has come by then), by
