@@ -11,6 +11,8 @@ import re
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+import build
+
 READY_MS = 120_000
 CONTROLLED = "navigator.serviceWorker.controller !== null"
 
@@ -28,6 +30,10 @@ const timer = setInterval(() => {
   });
 }, 50);
 """
+
+
+ARRIVALS = """() => Object.fromEntries(performance.getEntriesByType("resource")
+  .map((entry) => [entry.name.split("/").pop(), [entry.startTime, entry.responseEnd]]))"""
 
 
 def throttle(context: BrowserContext, page: Page, mbps: float | None, latency_ms: int = 20):
@@ -92,6 +98,9 @@ def test_a_first_visit_on_mobile_data_starts_without_the_snapshot(mbps, latency_
     assert float(page.evaluate("document.documentElement.dataset.link")) < 20
     assert not page.evaluate("performance.getEntriesByType('resource')"
                              ".filter(e => e.name.endsWith('.snapshot.gz')).length")
+    # the app's archive waited for the runtime's big files, not to share the slow link with them
+    times = page.evaluate(ARRIVALS)
+    assert times["sources.zip"][0] >= max(times[name][1] for name in build.COUNTED_DOWNLOADS)
 
 
 def test_later_visits_use_the_cached_snapshot_even_on_a_slow_link(fresh_context, app_url):

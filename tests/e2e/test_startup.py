@@ -242,20 +242,6 @@ def test_the_runtime_starts_from_the_pages_head_without_waiting_for_pyscript(fre
     assert not any(url.startswith("static/vendor/pyscript/core-") for url in asked)
 
 
-ARRIVALS = """() => Object.fromEntries(performance.getEntriesByType("resource")
-  .map((entry) => [entry.name.split("/").pop(), [entry.startTime, entry.responseEnd]]))"""
-
-
-def test_a_first_visit_asks_for_the_archive_once_the_runtime_has_arrived(fresh_context,
-                                                                        app_url, boot):
-    """On a slow link the app's archive would share the link with the runtime's big files and
-    hold its start back; it is needed only once the runtime is up."""
-    page = boot(fresh_context.new_page(), app_url)
-    times = page.evaluate(ARRIVALS)
-    asked = times["sources.zip"][0]
-    assert asked >= max(times[name][1] for name in build.COUNTED_DOWNLOADS)
-
-
 def _with_a_comment(body: bytes) -> bytes:
     """The same archive, with a comment after its end record: a zip the loader's reader leaves
     to the runtime's unpackArchive."""
