@@ -86,12 +86,11 @@ export function startDownloads(runtime) {
     }
     if (timed) settle(mbps());
   }
-  // A response handed on as it is, counted as it arrives (a failure is the runtime's to report).
-  const arrivals = [];
-  const watch = (response, timed) => {
-    if (counted) arrivals.push(response.then((got) => count(got, timed)).catch(() => {}));
-    return response;
-  };
+  // A response counted as it arrives, through a clone (a failure is the runtime's to report):
+  // settled once it has arrived, or at once when nothing is counted.
+  const watch = (response, timed) => (counted
+    ? response.then((got) => count(got, timed)).catch(() => {})
+    : Promise.resolve());
   if (counted) {
     setTimeout(() => settle(mbps()), PATIENCE_MS);
     report();
@@ -99,18 +98,19 @@ export function startDownloads(runtime) {
     settle(null);
   }
 
-  const early = new Map(FILES.map((name) => {
-    const url = new URL(name, runtime).href;
-    const response = cached(url, REVISIONS[name]).then((hit) => hit ?? realFetch(url));
-    return [url, watch(response, name === TIMED)];
-  }));
+  const early = new Map();
   // Once FILES have arrived; at once when nothing is counted (the worker's cache: no link to share).
-  downloads.arrived = Promise.all(arrivals);
+  downloads.arrived = Promise.all(FILES.map((name) => {
+    const url = new URL(name, runtime).href;
+    early.set(url, cached(url, REVISIONS[name]).then((hit) => hit ?? realFetch(url)));
+    return watch(early.get(url), name === TIMED);
+  }));
   globalThis.fetch = (input, init) => {
     const url = new URL(input instanceof Request ? input.url : input, location.href).href;
     const response = early.get(url) ?? realFetch(input, init);
     early.delete(url);
-    return url === downloads.snapshot ? watch(response, false) : response;
+    if (url === downloads.snapshot) watch(response, false);
+    return response;
   };
   return downloads;
 }
