@@ -51,6 +51,11 @@ const FAST_LINK_MBPS = 20;
 
 let started = null;
 
+// Each stage of the start, as a User Timing mark ("skillcheck runtime: …"): in the browser's
+// performance panel, and listed by the tests for a page that never becomes ready
+// (tests/e2e/ready.py), with the glue's own marks after them.
+const stage = (name) => performance.mark(`skillcheck runtime: ${name}`);
+
 // The page's one runtime, started at most once: while the page still parses when its head runs
 // start-runtime.mjs (build.py puts it there), else when PyScript asks for it.
 export function startRuntime() {
@@ -87,7 +92,9 @@ async function start() {
   sources.catch(() => {}); // awaited once the runtime is up; no unhandled rejection meanwhile
   try {
     const pyodide = await boot({ indexURL: RUNTIME }, downloads);
+    stage("up");
     writeSources(pyodide, await sources);
+    stage("sources written");
     return pyodide;
   } finally {
     downloads.stop(); // every big download has started by now; the clones count on
@@ -110,6 +117,7 @@ async function boot(settings, downloads) {
     const snapshot = fetchSnapshot(entry);
     snapshot.catch(() => {}); // handled below once loadRuntime awaits it; no unhandled rejection
     marked = markStart();
+    stage("starting from the snapshot");
     const pyodide = await loadRuntime({ ...settings, _loadSnapshot: snapshot });
     pyodide.runPython(AFTER_RESTORE);
     markBoot("snapshot");
@@ -119,6 +127,7 @@ async function boot(settings, downloads) {
     if (marked) stored(UNFINISHED, null); // not starting from it after all
   }
   console.info(`Skill Check: starting without the snapshot (${reason}).`);
+  stage("starting without the snapshot");
   downloads.snapshot = null;
   markBoot("normal");
   return loadRuntime(settings);
@@ -191,6 +200,7 @@ export async function place(stream, name, entry) {
     memory = await input.fill(memory, offset, length);
   }
   await input.end();
+  stage(`${name} placed`);
   return new Uint8Array(memory);
 }
 

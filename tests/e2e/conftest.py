@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Request
+from ready import CONSOLES, wait_ready
 
 import build
 from crashes import Crashes, SharedPage
@@ -31,8 +32,6 @@ PHONE = {"viewport": {"width": 375, "height": 812}, "is_mobile": True, "has_touc
          "device_scale_factor": 2}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}, "is_mobile": False, "has_touch": False,
            "device_scale_factor": 1}
-BOOT_TIMEOUT_MS = 60_000
-READY = "html[data-ready='true']"
 CRASHES = pytest.StashKey[Crashes]()
 
 
@@ -136,8 +135,9 @@ def no_outside_requests(outside: OutsideRequests) -> Iterator[None]:
 
 @pytest.fixture(scope="session")
 def watch(outside: OutsideRequests, crashes: Crashes) -> Callable[[BrowserContext], BrowserContext]:
-    """watch(context): its requests beyond 127.0.0.1 and its renderer crashes are recorded."""
-    return lambda context: crashes.watch(outside.watch(context))
+    """watch(context): its requests beyond 127.0.0.1, its renderer crashes and its pages' last
+    console lines (for a page that is never ready: tests/e2e/ready.py) are recorded."""
+    return lambda context: CONSOLES.watch(crashes.watch(outside.watch(context)))
 
 
 @pytest.fixture
@@ -178,8 +178,7 @@ def module_contexts(browser: Browser, browser_context_args: dict, watch):
 def _boot(page: Page, url: str) -> Page:
     """Open `url` and wait until the glue has wired everything (<html data-ready="true">)."""
     page.goto(url)
-    page.locator(READY).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
-    return page
+    return wait_ready(page)
 
 
 @pytest.fixture(scope="session")
@@ -224,5 +223,4 @@ def app(booted: Page) -> Page:
         history.replaceState(null, "", "#system=flip");
     }""")
     booted.reload()
-    booted.locator(READY).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
-    return booted
+    return wait_ready(booted)

@@ -11,7 +11,8 @@ import skillcheck
 from app.log_model import RollLog
 from app.storage import MemoryStorage
 from playwright.sync_api import BrowserContext, Page, expect
-from test_table import LOG_ENTRIES, READY
+from ready import wait_ready
+from test_table import LOG_ENTRIES
 
 KEPT = 60  # more than the list draws at first (log_html.PAGE, 50)
 PASSAGES = {"system": "passages", "base": 50}
@@ -51,7 +52,7 @@ def opened(fresh_context: BrowserContext, url: str) -> Page:
 
 def test_the_log_left_behind_is_drawn_after_ready_with_no_roll(fresh_context, app_url):
     page = opened(fresh_context, app_url + "#system=passages")
-    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    wait_ready(page)
     expect(page.locator(LOG_ENTRIES)).to_have_count(50)
     expect(page.locator("#log-count")).to_have_text(f"Showing the newest 50 of {KEPT} entries.")
     expect(page.get_by_role("button", name="Show more")).to_be_visible()

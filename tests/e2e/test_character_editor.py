@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 
 from playwright.sync_api import expect
+from ready import wait_ready
 from test_page import labelled, open_form
 from test_table import (
-    READY,
     add_row,
     flip_sheet,
     named_row,
@@ -180,7 +180,7 @@ def test_a_sheet_saved_with_other_cases_loads_spelled_as_the_rules_do(app):
                         "Lockpicking": {"trait": "dexterity", "score": 7, "bonus": 0}}}}}]}
     app.evaluate("s => localStorage.setItem('skillcheck.characters', s)", json.dumps(saved))
     app.reload()
-    app.locator(READY).wait_for(state="attached")
+    wait_ready(app)
     app.get_by_label("Character", exact=True).select_option(label="Mara")
     form = open_form(app, "flip", "unopposed")
     pick(app, "Athletics")

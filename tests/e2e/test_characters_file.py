@@ -10,8 +10,9 @@ import re
 from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
+from ready import wait_ready
 from test_page import fill, open_form
-from test_table import HOSTILE, READY, new_character, pick, pool_sheet, roll, stock
+from test_table import HOSTILE, new_character, pick, pool_sheet, roll, stock
 
 KEY = "skillcheck.characters"
 
@@ -80,7 +81,7 @@ def test_characters_go_to_another_browser_by_file(app, fresh_context, boot, app_
     assert names(other) == ["No character", "Mara", "Vex", "Zed"]
     expect(chosen(other)).to_have_text("Zed")  # the pick is kept
     other.reload()
-    other.locator(READY).wait_for(state="attached")
+    wait_ready(other)
     assert names(other) == ["No character", "Mara", "Vex", "Zed"]
     form = open_form(other, "pool")
     other.get_by_label("Character", exact=True).select_option(label="Vex")

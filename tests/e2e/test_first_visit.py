@@ -10,6 +10,7 @@ import re
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
+from ready import wait_ready
 
 import build
 
@@ -63,7 +64,7 @@ def test_the_download_shows_its_progress_and_the_form_is_usable_meanwhile(fresh_
     expect(page.locator("#roll")).to_be_disabled()
     rank = page.locator("#form-flip-unopposed").get_by_label(re.compile(r"^Rank\b"))
     rank.fill("4")  # while the runtime is still arriving
-    page.locator("html[data-ready='true']").wait_for(state="attached", timeout=READY_MS)
+    wait_ready(page, READY_MS)
 
     samples = [s for s in page.evaluate("window.bootSamples") if s["shown"]]
     values = [s["value"] for s in samples]
@@ -92,7 +93,7 @@ def test_a_first_visit_on_mobile_data_starts_without_the_snapshot(mbps, latency_
     page.wait_for_function("document.documentElement.dataset.boot", timeout=READY_MS)
     session.send("Network.emulateNetworkConditions", {  # decided: the rest may come fast
         "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-    page.locator("html[data-ready='true']").wait_for(state="attached", timeout=READY_MS)
+    wait_ready(page, READY_MS)
     assert page.evaluate("document.documentElement.dataset.boot") == "normal"
     assert [note for note in notes if "a first visit on a link under 20 Mbit/s" in note]
     assert float(page.evaluate("document.documentElement.dataset.link")) < 20
@@ -109,6 +110,6 @@ def test_later_visits_use_the_cached_snapshot_even_on_a_slow_link(fresh_context,
     page.wait_for_function(CONTROLLED, timeout=READY_MS)  # the worker has cached the snapshot
     throttle(fresh_context, page, mbps=2, latency_ms=150)
     page.reload()
-    page.locator("html[data-ready='true']").wait_for(state="attached", timeout=READY_MS)
+    wait_ready(page, READY_MS)
     assert page.evaluate("document.documentElement.dataset.boot") == "snapshot"
     expect(page.locator("#boot")).to_be_hidden()

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import READY
 from playwright.sync_api import Page, expect
+from ready import wait_ready
 from test_page import FORM_IDS, labelled, open_form
 from test_table import flip_sheet, new_character, pick, roll
 
@@ -22,7 +22,7 @@ def screen(request, module_contexts, app_url) -> Page:
     page's scrolls instant, so what is on screen can be read right after a tap."""
     page = module_contexts(viewport=SCREENS[request.param], reduced_motion="reduce").new_page()
     page.goto(app_url + "#system=flip")
-    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    wait_ready(page)
     return page
 
 
@@ -105,7 +105,7 @@ def test_from_740_px_the_form_and_the_result_stand_side_by_side(screen):
 def test_without_characters_the_character_bar_is_one_row(screen):
     screen.evaluate("localStorage.clear()")
     screen.reload()
-    screen.locator(READY).wait_for(state="attached", timeout=60_000)
+    wait_ready(screen)
     who = screen.locator("#who").bounding_box()
     new = screen.get_by_role("button", name="New character").bounding_box()
     pick = screen.get_by_label("Character", exact=True).bounding_box()
@@ -125,7 +125,7 @@ def test_on_a_small_phone_the_empty_character_list_is_not_clipped(module_context
                                                                    width):
     page = module_contexts(viewport={"width": width, "height": 740}).new_page()
     page.goto(app_url + "#system=pool")
-    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    wait_ready(page)
     character = page.get_by_label("Character", exact=True)
     expect(character).to_have_value("")  # "No character", beside or over "New character"
     assert not character.evaluate(CLIPPED)
@@ -134,7 +134,7 @@ def test_on_a_small_phone_the_empty_character_list_is_not_clipped(module_context
 def test_on_a_phone_the_character_bar_lists_read_whole(module_contexts, app_url):
     page = module_contexts(viewport={"width": 375, "height": 740}).new_page()
     page.goto(app_url + "#system=flip&mode=opposed")
-    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    wait_ready(page)
     new_character(page, "Mara", sheet=flip_sheet)
     pick(page, "Athletics")
     lists = page.locator("#who select")
@@ -157,7 +157,7 @@ def test_a_tall_roll_bar_never_covers_the_end_of_the_page(module_contexts, app_u
     page = module_contexts(viewport={"width": width, "height": 740},
                            reduced_motion="reduce").new_page()
     page.goto(app_url + query + "#system=flip&mode=opposed")
-    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    wait_ready(page)
     roll(page)
     expect(page.locator("#roll-last")).to_contain_text("opposed")
     assert page.evaluate(UNDER_BAR) <= 0
@@ -166,7 +166,7 @@ def test_a_tall_roll_bar_never_covers_the_end_of_the_page(module_contexts, app_u
 def test_on_a_320_px_phone_every_stepper_shows_its_number(module_contexts, app_url):
     page = module_contexts(viewport={"width": 320, "height": 640}).new_page()
     page.goto(app_url + "#system=flip")
-    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    wait_ready(page)
     for system, mode in FORM_IDS:  # room for two digits between − and +
         form = open_form(page, system, mode)
         squeezed = form.locator(".stepper input").evaluate_all(

@@ -10,8 +10,9 @@ import skillcheck
 from app import links, log_model
 from app.storage import MemoryStorage
 from playwright.sync_api import Page, expect
+from ready import wait_ready
 from test_page import error_beside, fill, labelled, open_form
-from test_table import READY, log_panel, roll
+from test_table import log_panel, roll
 
 
 def replay_of(request: dict, outcome: str = "success") -> str:
@@ -44,7 +45,7 @@ def open_fresh(tab: dict, url: str) -> Page:
     page.goto("about:blank")
     tab["errors"].clear()
     page.goto(url)
-    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    wait_ready(page)
     return page
 
 

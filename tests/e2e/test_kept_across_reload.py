@@ -9,8 +9,9 @@ import json
 
 import pytest
 from playwright.sync_api import Page, expect
+from ready import wait_ready
 from test_page import FORM_IDS, fill, labelled, open_form
-from test_table import READY, new_character, roll, stock, stored_log
+from test_table import new_character, roll, stock, stored_log
 
 PHONE_390 = {"width": 390, "height": 844}
 POOL = {"Trait": 6, "Skill": 7, "DR": 3, "Bonus": 1}
@@ -28,7 +29,7 @@ def reload(page: Page, url: str | None = None) -> Page:
     else:
         page.goto("about:blank")
         page.goto(url)
-    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    wait_ready(page)
     return page
 
 

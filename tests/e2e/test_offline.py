@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
+from ready import wait_ready
 
 import build
 from tools import icons
@@ -89,7 +90,7 @@ def test_reloads_and_rolls_with_the_server_stopped(first_visit):
     expect(page.locator("#log-list .log-entry")).to_have_count(1)  # written once it is shown
     first_visit.server.close()
     page.reload()
-    page.locator("html[data-ready='true']").wait_for(state="attached", timeout=SW_TIMEOUT_MS)
+    wait_ready(page, SW_TIMEOUT_MS)
     expect(page.locator("#log-list .log-entry")).to_have_count(1)  # the log from before
     roll_passages(page)
 
@@ -134,7 +135,7 @@ def test_later_visits_read_the_snapshot_the_worker_unpacked(serve_dist, fresh_co
     server.close()  # from here on, everything comes from the worker
 
     page.reload()
-    page.locator("html[data-ready='true']").wait_for(state="attached", timeout=SW_TIMEOUT_MS)
+    wait_ready(page, SW_TIMEOUT_MS)
     assert page.evaluate("document.documentElement.dataset.boot") == "snapshot"
     # read from the worker's cache by the page itself, not asked of the worker
     assert page.evaluate(CACHED) == sorted([*RUNTIME_FILES, manifest["unpacked"]])
@@ -143,8 +144,7 @@ def test_later_visits_read_the_snapshot_the_worker_unpacked(serve_dist, fresh_co
     for spoil in (DAMAGE_UNPACKED, FORGET_UNPACKED):
         page.evaluate(spoil, unpacked)
         page.reload()
-        page.locator("html[data-ready='true']").wait_for(state="attached",
-                                                         timeout=SW_TIMEOUT_MS)
+        wait_ready(page, SW_TIMEOUT_MS)
         assert page.evaluate("document.documentElement.dataset.boot") == "snapshot"
         assert page.evaluate(CACHED) == RUNTIME_FILES
         assert page.evaluate(SNAPSHOT_READ) == [unpacked, packed]
@@ -177,7 +177,7 @@ def test_a_cached_file_from_another_build_is_asked_of_the_worker(serve_dist, fre
     asked = []
     page.on("request", lambda request: asked.append(request.url))
     page.reload()
-    page.locator("html[data-ready='true']").wait_for(state="attached", timeout=SW_TIMEOUT_MS)
+    wait_ready(page, SW_TIMEOUT_MS)
     assert "pyodide.asm.wasm" not in page.evaluate(CACHED)
     assert "python_stdlib.zip" in page.evaluate(CACHED)
     assert wasm in asked
@@ -193,7 +193,7 @@ def test_works_offline_from_a_sub_path(serve_dist, fresh_context, boot):
     server.close()
     fresh_context.set_offline(True)
     page.reload()
-    page.locator("html[data-ready='true']").wait_for(state="attached", timeout=SW_TIMEOUT_MS)
+    wait_ready(page, SW_TIMEOUT_MS)
     roll_passages(page)
 
 
@@ -229,7 +229,7 @@ def test_new_build_is_offered_and_replaces_the_old_cache(serve_dist, fresh_conte
 
     page.locator("#update-reload").click()
     expect(page.locator("meta[name=build]")).to_have_count(1, timeout=SW_TIMEOUT_MS)
-    page.locator("html[data-ready='true']").wait_for(state="attached", timeout=SW_TIMEOUT_MS)
+    wait_ready(page, SW_TIMEOUT_MS)
     expect(banner).to_be_hidden()
     new_caches = page.evaluate(CACHE_NAMES)
     version, _ = build.read_precache(server.directory)

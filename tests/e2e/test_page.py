@@ -14,6 +14,7 @@ import skillcheck
 from app import forms
 from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from ready import wait_ready
 from skillcheck.draw import card_name
 
 # --- driving the page by its labels and roles (test_page_layout.py uses these too) -------------
@@ -363,7 +364,7 @@ def test_links_open_a_system_and_choosing_one_updates_the_link(booted):
 
 def test_a_seed_in_the_address_fixes_the_dice(desktop, app_url):
     desktop.goto(app_url + "?seed=7#system=pool")
-    desktop.locator("html[data-ready='true']").wait_for(state="attached", timeout=60_000)
+    wait_ready(desktop)
     rng = random.Random(7)
     request = {"system": "pool", "trait": 5, "skill": 7, "dr": 4, "bonus": 0, "luck": 0}
     for _ in range(2):

@@ -9,6 +9,7 @@ import pytest
 import skillcheck
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
+from ready import wait_ready
 from test_page import FORM_IDS, fill, open_form
 
 MIN_TARGET = 44  # px: the page's promise for anything a thumb presses
@@ -35,7 +36,7 @@ def test_the_form_can_be_filled_while_python_loads(fresh_context, app_url):
     for route in held:
         route.continue_()
     page.unroute("**/*.wasm")
-    page.locator("html[data-ready='true']").wait_for(state="attached", timeout=60_000)
+    wait_ready(page)
     expect(page.get_by_role("button", name="Flip", exact=True)).to_be_enabled()
     expect(rank).to_have_value("4")  # booting kept what the player typed
     odds = skillcheck.odds({"system": "flip", "rank": 4, "aspect": 3, "difficulty": "average"})
@@ -76,7 +77,7 @@ def test_on_a_phone_every_target_is_big_enough_and_nothing_scrolls_sideways(boot
 
 def test_on_a_desktop_the_form_and_the_result_stand_side_by_side(desktop, app_url):
     desktop.goto(app_url + "#system=flip&mode=opposed")
-    desktop.locator("html[data-ready='true']").wait_for(state="attached", timeout=60_000)
+    wait_ready(desktop)
     desktop.get_by_role("button", name="Flip", exact=True).click()
     boxes = desktop.evaluate("""() => Object.fromEntries(["#check", ".result-panel", ".odds-panel"]
         .map(s => [s, document.querySelector(s).getBoundingClientRect().toJSON()]))""")

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from conftest import PHONE
 from playwright.sync_api import Page, expect
+from ready import wait_ready
 from test_page import fill, labelled, open_form
-from test_table import READY, boot_at, roll, share, stored_log
+from test_table import boot_at, roll, share, stored_log
 
 PHONE_390 = {**PHONE, "viewport": {"width": 390, "height": 844}}
 HEIGHT = PHONE_390["viewport"]["height"]
@@ -71,7 +72,7 @@ def test_roll_this_check_myself_fills_the_form_with_the_replays_inputs(app, frie
     assert {k: request[k] for k in ("trait", "skill", "dr", "bonus")} == {
         "trait": 8, "skill": 5, "dr": 3, "bonus": 2}
     friend.reload()
-    friend.locator(READY).wait_for(state="attached")
+    wait_ready(friend)
     expect(friend.locator("#result .source.replay")).to_have_count(0)  # not the replay again
 
 

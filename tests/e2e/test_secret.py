@@ -9,10 +9,10 @@ from fractions import Fraction
 
 import skillcheck
 from playwright.sync_api import Page, expect
+from ready import wait_ready
 from test_page import error_beside, fill, labelled, open_form, result_images
 from test_table import (
     LOG_ENTRIES,
-    READY,
     log_size,
     new_character,
     pick,
@@ -73,7 +73,7 @@ def test_a_secret_flip_is_announced_then_the_gm_reveals_it_on_the_same_cards(app
     expect(log.nth(1)).to_contain_text("Secret")
 
     app.reload()  # later, from the log: the same secret, judged against another difficulty
-    app.locator(READY).wait_for(state="attached")
+    wait_ready(app)
     log.nth(1).click()
     expect(app.locator("#result .announce")).to_contain_text(f"Total {secret['total']}")
     reveal(app, "GM: DTN or difficulty", "Very Easy")
@@ -151,6 +151,6 @@ def test_a_secret_dr_spends_luck_only_when_the_gm_reveals_it(app):
     assert entries[2]["check"] == entries[1]["id"] and entries[2]["amount"] == 1
 
     app.reload()
-    app.locator(READY).wait_for(state="attached")
+    wait_ready(app)
     expect(stock(app)).to_have_text("Luck 1 · XP 0")
     expect(app.locator("#log-list > li")).to_have_count(3)

@@ -8,7 +8,8 @@ import json
 
 import pytest
 from playwright.sync_api import Page, expect
-from test_table import READY, roll, share
+from ready import wait_ready
+from test_table import roll, share
 from test_trust import WATCH
 
 LINE = "Repeatable draws: seed 42 — not random"
@@ -25,7 +26,7 @@ def page(module_contexts) -> Page:
 def open_at(page: Page, url: str) -> Page:
     page.goto("about:blank")
     page.goto(url)
-    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    wait_ready(page)
     return page
 
 

@@ -10,8 +10,9 @@ import skillcheck
 from app import links
 from app.outcome_words import outcome_name
 from playwright.sync_api import expect
+from ready import wait_ready
 from test_page import fill
-from test_table import READY, lockpicking_roll, roll
+from test_table import lockpicking_roll, roll
 
 # Headless Chromium has no navigator.share: the share path is tested through this stand-in,
 # which records what the page gave it (a string in __refuse makes it refuse, as a person
@@ -64,7 +65,7 @@ def test_the_share_sheet_gets_the_link_and_a_roll_ticks_unless_motion_is_reduced
     fresh_context.add_init_script(FAKE_DEVICE)
     page = fresh_context.new_page()
     page.goto(app_url + "#system=passages")
-    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    wait_ready(page)
     fill(page.locator("#form-passages"), "My dice", "40")
     roll(page)
     assert page.evaluate("window.__ticks") == [12]

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
+from ready import wait_ready
 
 import build
 
@@ -69,6 +70,13 @@ def boot_path(page: Page) -> str:
     return page.evaluate("document.documentElement.dataset.boot")
 
 
+def stages(page: Page) -> list[str]:
+    """The start's stages the page marked (User Timing), in order."""
+    return page.evaluate("performance.getEntriesByType('mark').map((mark) => mark.name)"
+                         ".filter((name) => name.startsWith('skillcheck runtime: '))"
+                         ".map((name) => name.slice(20))")
+
+
 def spread(pages: bytes, size: int, page: int = 4096) -> tuple[bytes, list[tuple[int, int]]]:
     """The snapshot from its pages that are not zeros, and their runs, read here independently of
     tools/snapshot/make_snapshot.mjs and the loader: how many runs, then (offset, length) of each
@@ -112,6 +120,8 @@ def test_the_page_boots_from_the_snapshot(snapshot, fresh_context, app_url, boot
     boot(page, app_url)
     assert boot_path(page) == "snapshot"
     assert not [note for note in notes if "without the snapshot" in note]
+    assert stages(page) == ["starting from the snapshot", f"{snapshot['file']} placed", "up",
+                            "sources written"]
 
 
 def _corrupt(site: Path, entry: dict) -> None:
@@ -145,6 +155,7 @@ def test_an_unusable_snapshot_falls_back_to_a_normal_boot(
     boot(page, serve_dist(site).url)
     assert boot_path(page) == "normal"
     assert [note for note in notes if "without the snapshot" in note and reason in note]
+    assert stages(page)[-3:] == ["starting without the snapshot", "up", "sources written"]
     assert errors == []
 
 
@@ -184,7 +195,7 @@ def test_after_a_start_that_stopped_short_the_browser_starts_normally_for_a_day(
     assert [note for note in notes if "without the snapshot" in note and "stopped short" in note]
     assert page.evaluate(f"localStorage.getItem('{UNFINISHED}')") is not None  # the day runs on
     page.reload()
-    page.locator("html[data-ready='true']").wait_for(state="attached")
+    wait_ready(page)
     assert boot_path(page) == "normal"
 
 

@@ -13,9 +13,9 @@ import skillcheck
 from app import links, log_model
 from app.storage import MemoryStorage
 from playwright.sync_api import Locator, Page, expect
+from ready import wait_ready
 from test_page import expected_images, fill, labelled, open_form, result_images
 
-READY = "html[data-ready='true']"
 LOG_ENTRIES = "#log-list .log-entry"
 
 
@@ -23,7 +23,7 @@ LOG_ENTRIES = "#log-list .log-entry"
 
 def boot_at(page: Page, url: str) -> Page:
     page.goto(url)
-    page.locator(READY).wait_for(state="attached", timeout=60_000)
+    wait_ready(page)
     return page
 
 
@@ -155,7 +155,7 @@ def test_the_log_keeps_each_roll_newest_first_across_a_reload(app):
     assert "JC 10S" in shown[0] and "1 2 3 4 5" in shown[2]
 
     app.reload()
-    app.locator(READY).wait_for(state="attached")
+    wait_ready(app)
     expect(app.locator(LOG_ENTRIES)).to_have_count(3)
     assert entries_text(app) == shown
     log_panel(app).get_by_label("Show").select_option(label="d10 pool")
@@ -289,7 +289,7 @@ def test_a_long_log_draws_fifty_at_a_time_and_a_roll_does_not_wait_for_the_save(
     app.evaluate("text => localStorage.setItem('skillcheck.log', text)", long_log(size))
     started = time.perf_counter()
     app.reload()
-    app.locator(READY).wait_for(state="attached")
+    wait_ready(app)
     boot = time.perf_counter() - started
     expect(app.locator(LOG_ENTRIES)).to_have_count(50)
     expect(log_panel(app)).to_contain_text(f"Showing the newest 50 of {size:,} entries.")
@@ -349,7 +349,7 @@ def test_roll_again_repeats_the_request_with_a_new_draw_even_after_a_reload(fres
                            "'Trait 6, Skill 5, DR 2')")
 
     page.reload()
-    page.locator(READY).wait_for(state="attached")
+    wait_ready(page)
     fill(page.locator("#form-pool"), "Trait", 3)  # the form changed: Re-roll does not care
     before = log_size(page)
     page.get_by_role("button", name="Re-roll").click()
@@ -403,7 +403,7 @@ def test_a_characters_skill_fills_the_form_and_rolls(app):
     expect(labelled(app.locator("#form-flip-aspect"), "Aspect")).to_have_value("4")
 
     app.reload()
-    app.locator(READY).wait_for(state="attached")
+    wait_ready(app)
     expect(app.get_by_label("Character", exact=True).locator("option:checked")).to_have_text(
         "Mara")
     app.get_by_role("button", name="Edit character").click()
@@ -479,7 +479,7 @@ def test_luck_is_spent_capped_at_the_stock_and_undone_once(app):
     assert beside or above, f"the system's name is drawn over the note: {system} {summary}"
 
     app.reload()  # the stock and the undo survive a reload
-    app.locator(READY).wait_for(state="attached")
+    wait_ready(app)
     expect(stock(app)).to_have_text("Luck 1 · XP 0")
     app.get_by_role("button", name="Undo last spend (1 Luck)").click()
     expect(stock(app)).to_have_text("Luck 2 · XP 0")
@@ -542,7 +542,7 @@ def test_names_and_notes_holding_html_are_shown_as_text_and_run_nothing(app):
         HOSTILE + "\n<iframe src=x></iframe>")
     app.get_by_role("dialog").get_by_role("button", name="Cancel").click()
     app.reload()
-    app.locator(READY).wait_for(state="attached")
+    wait_ready(app)
     expect(picked).to_have_text(HOSTILE)
     assert app.evaluate(elements) == before
     assert app.evaluate("document.querySelectorAll('iframe').length") == 0
@@ -595,7 +595,7 @@ def test_a_shared_link_shows_the_same_roll_in_another_browser_and_never_rolls(ap
     assert other.evaluate("localStorage.getItem('skillcheck.log')") is None
     assert other.evaluate("location.hash") == url[url.index("#"):]
     other.reload()  # the link stays in the address: reloading shows the roll again
-    other.locator(READY).wait_for(state="attached")
+    wait_ready(other)
     expect(result).to_contain_text("Replay of a roll from")
     assert result_images(other) == images
     other.evaluate("Object.defineProperty(navigator, 'clipboard', {value: undefined})")

@@ -25,6 +25,7 @@ import pytest
 import skillcheck
 from contract_checks import FAIL_CHANCE, chi_square_critical
 from playwright.sync_api import Page, expect
+from ready import wait_ready
 
 import build
 
@@ -49,8 +50,6 @@ RUN_PYTHON = """async (code) => {
     scratch.destroy();
   }
 }"""
-READY = "html[data-ready='true']"
-BOOT_TIMEOUT_MS = 60_000
 SOMETHING_WRONG = "Something went wrong"
 
 
@@ -168,13 +167,13 @@ def test_a_roll_draws_from_crypto_get_random_values_and_a_seeded_one_does_not(cl
     assert clean.evaluate("window.__trust.random") - calls >= 10  # one call per d10 at least
     try:
         clean.goto(watched.url + "?seed=7#system=pool")
-        clean.locator(READY).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+        wait_ready(clean)
         calls = clean.evaluate("window.__trust.random")
         roll(clean)
         assert clean.evaluate("window.__trust.random") == calls
     finally:
         clean.goto(watched.url)
-        clean.locator(READY).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+        wait_ready(clean)
 
 
 # --- hostile input --------------------------------------------------------------------------------
@@ -381,7 +380,7 @@ def test_no_violation_rolling_every_system_refreshing_odds_and_from_the_service_
     expect(clean.locator("#odds")).not_to_have_text(odds)
     clean.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
     clean.reload()
-    clean.locator(READY).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+    wait_ready(clean)
     assert clean.evaluate("navigator.serviceWorker.controller !== null")
     open_system(clean, "flip", "opposed")
     roll(clean)
@@ -403,5 +402,5 @@ def test_no_violation_at_the_table_sharing_exporting_and_saving_a_character(clea
     editor.get_by_role("button", name="Save").click()
     expect(clean.locator("#who-status")).to_contain_text("Saved Tess")
     clean.goto(link.input_value())
-    clean.locator(READY).wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+    wait_ready(clean)
     expect(clean.locator("#result .placeholder")).to_have_count(0)

@@ -9,8 +9,9 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from ready import wait_ready
 from test_page import fill, open_form
-from test_table import READY, new_character, roll, stock
+from test_table import new_character, roll, stock
 
 ENTRIES = "#log-list > li"
 
@@ -23,7 +24,7 @@ def tabs(module_contexts, app_url) -> tuple[Page, Page]:
     for _ in range(2):
         page = context.new_page()
         page.goto(app_url + "#system=passages")
-        page.locator(READY).wait_for(state="attached", timeout=60_000)
+        wait_ready(page)
         pages.append(page)
     return pages[0], pages[1]
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from conftest import PHONE
 from playwright.sync_api import Page, expect
+from ready import wait_ready
 from test_page import labelled
-from test_table import READY
 
 PHONE_390 = {**PHONE, "viewport": {"width": 390, "height": 844}}
 
@@ -47,7 +47,7 @@ def held(new_context) -> dict:
             page.wait_for_timeout(100)
         assert waiting, "Python never asked for its entry script"
         waiting.pop().continue_()
-        page.locator(READY).wait_for(state="attached", timeout=60_000)
+        wait_ready(page)
 
     return {"page": page, "release": release}
 
