@@ -153,6 +153,19 @@ def _is_set(form, name: str) -> bool:
     return bool(control.checked if control.type == "checkbox" else control.value)
 
 
+def replace_keeping_open(element, html: str, key: str) -> None:
+    """Put `html` in `element`, and open again each <details> whose parent has the same `key`
+    attribute as one open before. The odds are worked out anew when a box loses focus: on a phone
+    that is the very tap that opens an odds row to read it, which would otherwise shut again."""
+    node = element._dom_element
+    opened = {row.parentElement.getAttribute(key)
+              for row in node.querySelectorAll(f"[{key}] > details[open]")}
+    node.innerHTML = html
+    if opened:
+        for row in node.querySelectorAll(f"[{key}] > details"):
+            row.open = row.parentElement.getAttribute(key) in opened
+
+
 def skill_options(skills: list[dict]) -> str:
     """<option>s of the rulebook's skills: "Athletics · HS", "Knowledge · AI · Advanced"."""
     return "".join(

@@ -66,7 +66,8 @@ def show_odds() -> None:
         web.page["odds"].innerHTML = result_html.problem_html(explain_invalid(form, error))
         show_chance("")
         return
-    web.page["odds"].innerHTML = result_html.odds_html(odds, skillcheck.SYSTEMS[system])
+    odds_html = result_html.odds_html(odds, skillcheck.SYSTEMS[system])
+    dom.replace_keeping_open(web.page["odds"], odds_html, "data-outcome")
     show_chance(result_html.chance_html(odds))
     show_notes(form, odds.get("notes") or {})
 

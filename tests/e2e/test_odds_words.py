@@ -43,6 +43,23 @@ def test_a_tapped_odds_row_says_the_chance_in_words_and_the_keyboard_opens_one_t
     expect(app.locator("#odds")).to_contain_text("IoS — Increment of Success")
 
 
+def test_a_row_the_player_opened_stays_open_while_the_odds_are_worked_out_again(app):
+    """Leaving a box works the odds out anew: on a phone, that is the very tap on a row."""
+    app.set_viewport_size({"width": 390, "height": 844})
+    form = open_form(app, "pool")
+    fill(form, "DR", 3)
+    success = app.locator("#odds .odds-success strong")
+    expect(success).to_have_text("83.7 %")
+    critical = row(app, "Critical Success")
+    critical.locator("summary").tap()
+    meaning = critical.get_by_text("IoS 3 or more")
+    expect(meaning).to_be_visible()
+    fill(form, "DR", 2)
+    expect(success).not_to_have_text("83.7 %")  # drawn again, for DR 2
+    expect(meaning).to_be_visible()
+    expect(row(app, "Failure").locator("details")).not_to_have_attribute("open", "")
+
+
 def test_a_secret_dr_chart_gives_the_gm_numbers_and_at_least_odds(app):
     app.set_viewport_size({"width": 390, "height": 844})
     pool(app, **{"Secret DR": True})
