@@ -189,19 +189,19 @@ async function fetchPacked(entry) {
 // (Exported for tests/e2e/test_startup.py.)
 export async function place(stream, name, entry) {
   const input = exactly(stream, entry.pages_bytes, name);
-  const runs = (await input.read(4)).getUint32(0, true);
+  const runs = new DataView((await input.read(4)).buffer).getUint32(0, true);
   if (4 + runs * 8 > entry.pages_bytes) throw new Error(`${name}: no table of its pages`);
-  const table = await input.read(runs * 8);
-  const memory = new ArrayBuffer(entry.raw_bytes);
+  const table = new DataView((await input.read(runs * 8)).buffer);
+  const bytes = new Uint8Array(entry.raw_bytes);
   for (let run = 0; run < runs; run++) {
     const offset = table.getUint32(run * 8, true);
     const length = table.getUint32(run * 8 + 4, true);
-    if (offset + length > memory.byteLength) throw new Error(`${name}: pages out of place`);
-    await input.fill(memory, offset, length);
+    if (offset + length > bytes.length) throw new Error(`${name}: pages out of place`);
+    await input.fill(bytes.subarray(offset, offset + length));
   }
   await input.end();
   stage(`${name} placed`);
-  return new Uint8Array(memory);
+  return bytes;
 }
 
 // A stream read in exact amounts, which must come to `size` bytes in all, no more, no fewer: its
@@ -211,32 +211,30 @@ export async function place(stream, name, entry) {
 // after the service worker installed; none in 400 read from chunks; docs/performance.md).
 function exactly(stream, size, name) {
   const source = chunks(stream);
-  const short = () => new Error(`${name}: not ${size} bytes`);
   let chunk = new Uint8Array(0);
   let taken = 0;
-  // `length` bytes into `buffer` from `offset` on.
-  async function fill(buffer, offset, length) {
-    if (taken + length > size) throw short();
-    const target = new Uint8Array(buffer, offset, length);
-    for (let filled = 0; filled < length;) {
+  const short = () => new Error(`${name}: not ${size} bytes`);
+  async function fill(target) {
+    if (taken + target.length > size) throw short();
+    for (let filled = 0; filled < target.length;) {
       if (!chunk.length) {
         const next = await source.next();
         if (next.done) throw short();
         chunk = next.value;
       }
-      const part = chunk.subarray(0, length - filled);
+      const part = chunk.subarray(0, target.length - filled);
       target.set(part, filled);
       filled += part.length;
       chunk = chunk.subarray(part.length);
     }
-    taken += length;
+    taken += target.length;
   }
   return {
     fill,
     async read(length) {
-      const bytes = new ArrayBuffer(length);
-      await fill(bytes, 0, length);
-      return new DataView(bytes);
+      const target = new Uint8Array(length);
+      await fill(target);
+      return target;
     },
     async end() {
       if (taken !== size || chunk.length || !(await source.next()).done) throw short();
