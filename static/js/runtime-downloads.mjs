@@ -98,13 +98,13 @@ export function startDownloads(runtime) {
     settle(null);
   }
 
-  const early = new Map();
-  // Once FILES have arrived; at once when nothing is counted (the worker's cache: no link to share).
-  downloads.arrived = Promise.all(FILES.map((name) => {
+  const early = new Map(FILES.map((name) => {
     const url = new URL(name, runtime).href;
-    early.set(url, cached(url, REVISIONS[name]).then((hit) => hit ?? realFetch(url)));
-    return watch(early.get(url), name === TIMED);
+    return [url, cached(url, REVISIONS[name]).then((hit) => hit ?? realFetch(url))];
   }));
+  // Once FILES have arrived; at once when nothing is counted (the worker's cache: no link to share).
+  downloads.arrived = Promise.all([...early].map(([url, response]) =>
+    watch(response, url.endsWith(`/${TIMED}`))));
   globalThis.fetch = (input, init) => {
     const url = new URL(input instanceof Request ? input.url : input, location.href).href;
     const response = early.get(url) ?? realFetch(input, init);
