@@ -70,11 +70,11 @@ def boot_path(page: Page) -> str:
     return page.evaluate("document.documentElement.dataset.boot")
 
 
-def stages(page: Page) -> list[str]:
+def stages(page: Page, prefix: str = "skillcheck runtime: ") -> list[str]:
     """The start's stages the page marked (User Timing), in order."""
-    return page.evaluate("performance.getEntriesByType('mark').map((mark) => mark.name)"
-                         ".filter((name) => name.startsWith('skillcheck runtime: '))"
-                         ".map((name) => name.slice(20))")
+    return page.evaluate("""prefix => performance.getEntriesByType("mark").map((mark) => mark.name)
+        .filter((name) => name.startsWith(prefix)).map((name) => name.slice(prefix.length))""",
+                         prefix)
 
 
 def spread(pages: bytes, size: int, page: int = 4096) -> tuple[bytes, list[tuple[int, int]]]:
