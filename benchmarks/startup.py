@@ -133,11 +133,6 @@ MARKS = """
 })();
 """
 CONTROLLED = "navigator.serviceWorker.controller !== null"
-# A first visit's last background work: once the worker serves it, the runtime booted once more
-# in a Web Worker from the worker's cache (static/js/next-visit.mjs), so that the browser keeps
-# its compiled code for the next visit. A player coming back later finds it done; a build without
-# it (an older one, measured with --before) never says "warming".
-SETTLED = "document.documentElement.dataset.nextVisit !== 'warming'"
 MARKS_READY = "window.startupMarks && window.startupMarks.ready !== null"
 READ_MARKS = """() => ({
   ...window.startupMarks,
@@ -419,7 +414,6 @@ def persistent(stack: ExitStack, playwright, url: str, worker: bool) -> Page:
     boot(page, url)
     if worker:
         page.wait_for_function(CONTROLLED, timeout=TIMEOUT_MS)
-        page.wait_for_function(SETTLED, timeout=TIMEOUT_MS)
     boot(page)  # the first reload fills the code caches
     return page
 
@@ -560,8 +554,7 @@ def visits(browser: Browser, served: build.Server, profile: str, worker: bool) -
     """A first visit and then a repeat one (a reload) in a new context, throttled: ms to ready
     of each; of the first, the bytes that arrived before it was ready, how it booted and the
     link's estimate it chose by. The app's service worker precaches in the background while a
-    player plays, and the first visit readies the next one (SETTLED): those waits are not
-    throttled."""
+    player plays: that wait is not throttled."""
     context = browser.new_context()
     context.add_init_script(MARKS)
     try:
@@ -573,7 +566,6 @@ def visits(browser: Browser, served: build.Server, profile: str, worker: bool) -
         if worker:
             throttle(session, profile, network=False)
             page.wait_for_function(CONTROLLED, timeout=THROTTLED_TIMEOUT_MS)
-            page.wait_for_function(SETTLED, timeout=THROTTLED_TIMEOUT_MS)
             throttle(session, profile)
         repeat = boot(page, None, THROTTLED_TIMEOUT_MS)["ready"]
         return {"first": first["ready"], "repeat": repeat, "bytes": first["bytes"],

@@ -24,29 +24,16 @@ const REVISION = "X-Skillcheck-Revision";
 // Else undefined, and the caller asks the worker. Every file read this way is listed in
 // <html data-cached>, for tests and anyone curious.
 export async function cached(url, revision) {
-  const hit = await kept(url, revision);
-  if (hit) {
-    const root = document.documentElement;
-    root.dataset.cached = [root.dataset.cached, url.split("/").pop()].filter(Boolean).join(" ");
-  }
-  return hit;
-}
-
-// The response the service worker keeps for `url` under `revision`, else undefined.
-async function kept(url, revision) {
   if (!revision || !globalThis.navigator?.serviceWorker?.controller) return undefined;
   try {
     const hit = await caches.match(url);
-    return hit?.headers.get(REVISION) === revision ? hit : undefined;
+    if (hit?.headers.get(REVISION) !== revision) return undefined;
+    const root = document.documentElement;
+    root.dataset.cached = [root.dataset.cached, url.split("/").pop()].filter(Boolean).join(" ");
+    return hit;
   } catch {
     return undefined; // no Cache Storage for this page (a private window, say)
   }
-}
-
-// Whether the service worker keeps this build's runtime file `name` (one of FILES) from the
-// runtime folder `runtime`.
-export async function keeps(name, runtime) {
-  return Boolean(await kept(new URL(name, runtime).href, REVISIONS[name]));
 }
 
 // Timed: a zip already, so what arrives is what was sent (a host's gzip does not shrink it), and

@@ -6,10 +6,7 @@
 //     A new version is ready. <button type="button" id="update-reload">Reload</button>
 //   </div>
 // The banner stays hidden until a new build has been fully downloaded; the button switches to it
-// and reloads. Until then the page keeps running the build it started with, never a mix. Once the
-// worker serves the page, a first visit readies the next one (next-visit.mjs).
-
-import { warmNextVisit } from "./next-visit.mjs";
+// and reloads. Until then the page keeps running the build it started with, never a mix.
 
 const banner = document.getElementById("update-banner");
 const button = document.getElementById("update-reload");
@@ -61,9 +58,6 @@ function pythonReady() {
 
 if ("serviceWorker" in navigator) {
   pythonReady()
-    .then(() => {
-      warmNextVisit();
-      return register();
-    })
+    .then(register)
     .catch((error) => console.warn("Skill Check works online only here:", error));
 }

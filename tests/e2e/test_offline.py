@@ -24,7 +24,6 @@ import build
 from tools import icons
 
 CONTROLLED = "navigator.serviceWorker.controller !== null"
-NEXT_VISIT = "(document.documentElement.dataset.nextVisit ?? null)"
 CACHE_NAMES = "caches.keys().then(names => names.filter(n => n.startsWith('skillcheck-')))"
 SW_TIMEOUT_MS = 60_000
 
@@ -32,12 +31,6 @@ SW_TIMEOUT_MS = 60_000
 def wait_controlled(page: Page) -> None:
     """Wait until the service worker has precached everything and controls the page."""
     page.wait_for_function(CONTROLLED, timeout=SW_TIMEOUT_MS)
-
-
-def wait_settled(page: Page) -> None:
-    """wait_controlled, and until the first visit has readied the next one (next-visit.mjs)."""
-    wait_controlled(page)
-    page.wait_for_function(f"{NEXT_VISIT} !== 'warming'", timeout=SW_TIMEOUT_MS)
 
 
 def roll_passages(page: Page) -> None:
@@ -220,7 +213,7 @@ def test_new_build_is_offered_and_replaces_the_old_cache(serve_dist, fresh_conte
                                                          tmp_path):
     server = serve_dist()
     page = boot(fresh_context.new_page(), server.url)
-    wait_settled(page)  # its own requests, served by the worker, done before the update's
+    wait_controlled(page)
     banner = page.locator("#update-banner")
     expect(banner).to_be_hidden()
     old_caches = page.evaluate(CACHE_NAMES)
@@ -273,33 +266,3 @@ def test_chromium_finds_the_page_installable(browser_type, browser_type_launch_a
         assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
     finally:
         context.close()
-
-
-RUNTIME_ASKED = ("pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
-
-
-def test_a_first_visit_readies_the_next_one_from_the_workers_cache(serve_dist, fresh_context,
-                                                                   boot):
-    """Once the worker serves it, a first visit boots the runtime once more in a Web Worker,
-    from the worker's cache (next-visit.mjs: so that the browser keeps the compiled code for the
-    next visit), and stops it; a visit that read the runtime from that cache itself does not."""
-    server = serve_dist()
-    served = []  # (file, from the service worker?) of each response, the worker's included
-    fresh_context.on("response", lambda response: served.append(
-        (urlsplit(response.url).path.rsplit("/", 1)[-1], response.from_service_worker)))
-    page = boot(fresh_context.new_page(), server.url)
-    assert page.evaluate(NEXT_VISIT) == "warming"  # decided at ready, before the worker controls
-    wait_settled(page)
-    assert page.evaluate(NEXT_VISIT) == "warmed"
-    assert page.workers == []  # stopped once its code was kept
-    # the page (and the worker's precache) had them from the network; the Web Worker, once, from
-    # the service worker's cache
-    for name in RUNTIME_ASKED:
-        assert [worker for file, worker in served if file == name].count(True) == 1, name
-
-    server.close()
-    page.reload()
-    wait_ready(page, SW_TIMEOUT_MS)
-    assert "pyodide.asm.wasm" in page.evaluate(CACHED)
-    assert page.evaluate(NEXT_VISIT) is None
-    roll_passages(page)
