@@ -470,12 +470,16 @@ def write_download_sizes(dist: Path) -> None:
 
 RUNTIME_DOWNLOADS = "static/js/runtime-downloads.mjs"
 NO_REVISIONS = "const REVISIONS = {};"
+# What the page reads from the worker's cache itself. Not the wasm: Chromium keeps a module's
+# compiled code only with a response the worker gave the page, and a later visit then skips most
+# of its compiling (docs/performance.md, "The second visit, and a player's real next visit").
+READ_FROM_CACHE = ("python_stdlib.zip",)
 
 
 def write_runtime_revisions(dist: Path) -> None:
-    """Tell the loader each big runtime file's SHA-256 in this build: a page the service worker
-    controls reads a file straight from the worker's cache only when the worker stored it under
-    that revision, so never an older build's."""
+    """Tell the loader the SHA-256 in this build of each runtime file it reads from the worker's
+    cache (READ_FROM_CACHE): a page the service worker controls reads one straight from that cache
+    only when the worker stored it under that revision, so never an older build's."""
     module = dist / RUNTIME_DOWNLOADS
     if not module.is_file():
         return  # no loader in this build
@@ -483,7 +487,7 @@ def write_runtime_revisions(dist: Path) -> None:
     if NO_REVISIONS not in script:
         raise BuildError(f"{RUNTIME_DOWNLOADS} lost its line {NO_REVISIONS}")
     runtime = dist / "static" / "vendor" / "pyodide"
-    revisions = {name: _digest((runtime / name).read_bytes()) for name in COUNTED_DOWNLOADS}
+    revisions = {name: _digest((runtime / name).read_bytes()) for name in READ_FROM_CACHE}
     module.write_text(script.replace(NO_REVISIONS, f"const REVISIONS = {json.dumps(revisions)};"),
                       encoding="utf-8")
 

@@ -7,10 +7,10 @@ first visit compiled: a runtime booted once more in a Web Worker on the first vi
 reload a fifth faster, and a later visit after a restart no faster at all (docs/performance.md).
 A player's next visit usually starts a new browser process. Each round, for the app (and
 --before's build) and the bare PyScript page, in turn: in a new profile, a first visit (the app
-until its service worker controls it) and a reload; the browser quits, starts again on that
-profile and opens the page: the "later" visit, timed (ms from navigation to ready); then a reload
-in that browser ("later, reloaded"). Unthrottled, served gzip. Prints medians (min–max) and
-ratios to the bare page.
+until its service worker controls it), a reload and SETTLE_S of play; the browser quits, starts
+again on that profile and opens the page: the "later" visit, timed (ms from navigation to
+ready); then a reload in that browser ("later, reloaded"). Unthrottled, served gzip. Prints
+medians (min–max) and ratios to the bare page.
 """
 
 from __future__ import annotations
@@ -31,7 +31,9 @@ sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT)]
 
 import startup  # noqa: E402
 
-SETTLE_S = 2  # after the first visit and its reload: the worker's and the code caches' writes
+# After the first visit's reload, as a player goes on playing: V8 keeps a WebAssembly module's
+# code some seconds after it optimized its busiest functions (2 s after the last, by default).
+SETTLE_S = 10
 
 
 def later(playwright, url: str, worker: bool) -> dict[str, float]:

@@ -8,11 +8,15 @@
 // through a clone: the runtime gets the original response, with the URL the browser's
 // WebAssembly code cache is keyed by. Progress goes to the page as a "skillcheck:download" event
 // on document, detail { received, snapshot: counted in or not }; downloads.arrived settles once
-// both have arrived. A page the service worker controls reads them from the worker's cache itself
-// (cached, below), and downloads.arrived settles at once.
+// both have arrived. A page the service worker controls reads the standard library from the
+// worker's cache itself (cached, below), and downloads.arrived settles at once.
 
 const FILES = ["pyodide.asm.wasm", "python_stdlib.zip"];
-// Each of FILES's SHA-256 in this build: build.py writes them here (write_runtime_revisions).
+// The SHA-256 in this build of each file read from the worker's cache (cached, below): build.py
+// writes them here (write_runtime_revisions). Not the wasm's, which is always asked of the worker:
+// Chromium keeps a WebAssembly module's compiled code only with a response the worker gave, and
+// uses it at the next start; read from Cache Storage, every visit compiled it afresh
+// (docs/performance.md, "The second visit, and a player's real next visit").
 const REVISIONS = {};
 // The header the service worker stores with each file it verified: its SHA-256 (sw-template.js).
 const REVISION = "X-Skillcheck-Revision";

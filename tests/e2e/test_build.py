@@ -72,7 +72,8 @@ def test_the_loader_knows_the_revisions_the_worker_caches_the_runtime_under(dist
     _, precache = build.read_precache(dist)
     cached = {url.rsplit("/", 1)[-1]: digest for url, digest in precache
               if url.startswith("./static/vendor/pyodide/")}
-    assert revisions == {name: cached[name] for name in build.COUNTED_DOWNLOADS}
+    assert revisions == {name: cached[name] for name in build.READ_FROM_CACHE}
+    assert "pyodide.asm.wasm" not in revisions  # asked of the worker, which keeps its code
 
 
 def test_the_loader_unpacks_every_python_file_but_the_entry_into_the_working_dir(dist):

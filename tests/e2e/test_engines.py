@@ -275,10 +275,10 @@ def test_offline_it_reloads_and_rolls(engine, serve_dist):
     engine.wait(READY, timeout=BOOT_TIMEOUT_S, message="ready offline")
     assert len(engine.call(LOG)) == 1  # the log from before
     # where it starts from the snapshot, from the copy the worker keeps unpacked (sw-template.js),
-    # read from the worker's cache by the page itself, as the runtime's files are
+    # read from the worker's cache by the page itself, as the standard library is
     cached = engine.call("() => document.documentElement.dataset.cached ?? ''").split()
     snapshot = engine.call("() => document.documentElement.dataset.boot") == "snapshot"
-    assert sorted(cached) == sorted([*build.COUNTED_DOWNLOADS,
+    assert sorted(cached) == sorted([*build.READ_FROM_CACHE,
                                      *(["pyodide.snapshot.pages"] if snapshot else [])])
     open_form(engine, "passages", None)
     assert skillcheck.resolve(roll(engine)["request"])["system"] == "passages"
