@@ -39,15 +39,9 @@ SETTLE_S = 10
 def later(playwright, url: str, worker: bool) -> dict[str, float]:
     """One player's later visit, and its reload, in a browser started again on their profile."""
     with tempfile.TemporaryDirectory(prefix="later-visit-") as profile:
-        context = playwright.chromium.launch_persistent_context(profile, **startup.launch_args())
-        context.add_init_script(startup.MARKS)
-        page = context.new_page()
-        startup.boot(page, url)
-        if worker:
-            page.wait_for_function(startup.CONTROLLED, timeout=startup.TIMEOUT_MS)
-        startup.boot(page)
-        time.sleep(SETTLE_S)
-        context.close()
+        with ExitStack() as first:  # the first visit and its reload; the browser quits after
+            startup.persistent(first, playwright, url, worker, profile)
+            time.sleep(SETTLE_S)
         context = playwright.chromium.launch_persistent_context(profile, **startup.launch_args())
         try:
             context.add_init_script(startup.MARKS)
@@ -58,9 +52,10 @@ def later(playwright, url: str, worker: bool) -> dict[str, float]:
             context.close()
 
 
-def run(runs: int, dist: Path | None, before: Path | None) -> dict[str, list[float]]:
+def run(runs: int, dist: Path | None, before: Path | None) -> dict[tuple[str, str], list[float]]:
+    """(kind of visit, page) → ms to ready in each round."""
     sites = startup.make_sites(dist)
-    samples: dict[str, list[float]] = {}
+    samples: dict[tuple[str, str], list[float]] = {}
     with sync_playwright() as playwright, ExitStack() as stack:
         pages = {"app": startup.server(stack, sites["app"], startup.Gzipping).url,
                  "bare": startup.server(stack, sites["bare"], startup.Gzipping).url}
@@ -71,21 +66,19 @@ def run(runs: int, dist: Path | None, before: Path | None) -> dict[str, list[flo
             print(f"round {round_ + 1}/{runs}", flush=True)
             for name in names[round_ % len(names):] + names[:round_ % len(names)]:
                 for kind, ms in later(playwright, pages[name], name != "bare").items():
-                    samples.setdefault(f"{kind} {name}", []).append(ms)
+                    samples.setdefault((kind, name), []).append(ms)
     return samples
 
 
-def report(samples: dict[str, list[float]]) -> str:
+def report(samples: dict[tuple[str, str], list[float]]) -> str:
     load = os.getloadavg()[0]
     lines = [f"Skill Check, a later visit in a browser started again; {startup.machine()}",
              f"load average (1 min) at the end: {load:.1f}", "",
              f"{'measure':28} {'median (min–max)':>34}   ratio"]
-    for name, values in samples.items():
-        kind, page = name.rsplit(" ", 1) if not name.endswith(" before") else (
-            name.removesuffix(" app before"), "app before")
-        bare = statistics.median(samples[f"{kind} bare"])
+    for (kind, page), values in samples.items():
+        bare = statistics.median(samples[kind, "bare"])
         ratio = "" if page == "bare" else f"{statistics.median(values) / bare:.2f}× bare"
-        lines.append(f"{name:28} {startup.spread(values):>34}   {ratio}")
+        lines.append(f"{kind + ' ' + page:28} {startup.spread(values):>34}   {ratio}")
     return "\n".join(lines)
 
 

@@ -404,9 +404,12 @@ def imports(browser: Browser, url: str) -> dict[str, float]:
         context.close()
 
 
-def persistent(stack: ExitStack, playwright, url: str, worker: bool) -> Page:
-    """A page in a profile of its own, booted once (and controlled by its service worker)."""
-    profile = stack.enter_context(tempfile.TemporaryDirectory(prefix="startup-profile-"))
+def persistent(stack: ExitStack, playwright, url: str, worker: bool,
+               profile: str | None = None) -> Page:
+    """A page in a profile of its own (or in `profile`), booted once (and controlled by its
+    service worker), then reloaded; its browser closes with `stack`."""
+    if profile is None:
+        profile = stack.enter_context(tempfile.TemporaryDirectory(prefix="startup-profile-"))
     context = playwright.chromium.launch_persistent_context(profile, **launch_args())
     stack.callback(context.close)
     context.add_init_script(MARKS)
