@@ -449,7 +449,16 @@ def trim_stdlib(dist: Path) -> bool:
 
 
 DOWNLOAD_BAR = '<progress id="boot-bar"'  # index.html's; static/js/boot-progress.js fills it
-COUNTED_DOWNLOADS = ("pyodide.asm.wasm", "python_stdlib.zip")  # runtime-downloads.mjs FILES
+COUNTED_FILES = re.compile(r"^const FILES = (\[[^\]\n]*\]);$", re.MULTILINE)
+
+
+def counted_downloads(root: Path) -> tuple[str, ...]:
+    """The runtime's files the loader counts as they arrive: FILES in root's
+    runtime-downloads.mjs, read from there so that the bar's total always counts what it does."""
+    found = COUNTED_FILES.search((root / RUNTIME_DOWNLOADS).read_text(encoding="utf-8"))
+    if found is None:
+        raise BuildError(f"{RUNTIME_DOWNLOADS} lost its line const FILES = [...];")
+    return tuple(json.loads(found.group(1)))
 
 
 def write_download_sizes(dist: Path) -> None:
@@ -457,10 +466,11 @@ def write_download_sizes(dist: Path) -> None:
     there is one (the loader counts their bytes as they arrive)."""
     page = dist / "index.html"
     html = page.read_text(encoding="utf-8")
-    if DOWNLOAD_BAR not in html:
-        return
+    if DOWNLOAD_BAR not in html or not (dist / RUNTIME_DOWNLOADS).is_file():
+        return  # no bar, or no loader to count what it shows
     runtime = dist / "static" / "vendor" / "pyodide"
-    sizes = f' data-runtime-bytes="{sum((runtime / n).stat().st_size for n in COUNTED_DOWNLOADS)}"'
+    total = sum((runtime / name).stat().st_size for name in counted_downloads(dist))
+    sizes = f' data-runtime-bytes="{total}"'
     manifest = dist / SNAPSHOT_MANIFEST
     if manifest.is_file():
         packed = manifest.parent / json.loads(manifest.read_text(encoding="utf-8"))["file"]

@@ -350,6 +350,10 @@ def test_the_launcher_appends_chromiums_log_and_stderr_to_the_given_file(tmp_pat
 def test_the_download_bar_gets_the_sizes_the_loader_counts(tmp_path):
     dist = tmp_path / "dist"
     write(dist / "index.html", '<p><progress id="boot-bar" max="1"></progress></p>')
+    build.write_download_sizes(dist)  # no loader: nothing counts the bytes, no totals
+    assert "data-runtime-bytes" not in (dist / "index.html").read_text()
+    loader = 'const FILES = ["pyodide.asm.wasm", "python_stdlib.zip"];\n'
+    write(dist / build.RUNTIME_DOWNLOADS, loader)
     write(dist / "static/vendor/pyodide/pyodide.asm.wasm", b"w" * 300)
     write(dist / "static/vendor/pyodide/python_stdlib.zip", b"z" * 40)
     write(dist / "static/vendor/pyodide/pyodide.asm.mjs", b"not counted")
@@ -361,6 +365,15 @@ def test_the_download_bar_gets_the_sizes_the_loader_counts(tmp_path):
     write(dist / "static/snapshot/s.gz", b"s" * 7)
     build.write_download_sizes(dist)
     assert 'data-snapshot-bytes="7"' in (dist / "index.html").read_text()
+
+
+def test_the_download_bar_counts_what_the_loaders_files_line_names(tmp_path):
+    assert build.counted_downloads(build.ROOT) == ("pyodide.asm.wasm", "python_stdlib.zip")
+    write(tmp_path / build.RUNTIME_DOWNLOADS, 'const FILES = ["pyodide.asm.wasm"];\n')
+    assert build.counted_downloads(tmp_path) == ("pyodide.asm.wasm",)
+    write(tmp_path / build.RUNTIME_DOWNLOADS, 'const FILES = names();\n')
+    with pytest.raises(build.BuildError, match="lost its line const FILES"):
+        build.counted_downloads(tmp_path)
 
 
 def test_with_the_loader_the_page_starts_the_runtime_from_its_head(src, tmp_path):

@@ -11,6 +11,7 @@
 // both have arrived. A page the service worker controls reads the standard library from the
 // worker's cache itself (cached, below), and downloads.arrived settles at once.
 
+// build.py reads this line for the download bar's total (counted_downloads): keep it one line.
 const FILES = ["pyodide.asm.wasm", "python_stdlib.zip"];
 // The SHA-256 in this build of each file read from the worker's cache (cached, below): build.py
 // writes them here (write_runtime_revisions). Not the wasm's, which is always asked of the worker:
