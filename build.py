@@ -349,15 +349,17 @@ def make_snapshot(dist: Path) -> bool:
     return True
 
 
-RUNTIME_STARTER = "static/js/start-runtime.mjs"  # starts the loader from the page's head
+RUNTIME_STARTER = "static/js/start-runtime.js"  # starts the loader from the top of the head
 RUNTIME_MODULES = (SNAPSHOT_LOADER, "static/js/python-sources.mjs",
                    "static/js/runtime-downloads.mjs", "static/vendor/pyodide/pyodide.mjs",
                    "static/vendor/pyodide/pyodide.asm.mjs")
+FIRST_STYLE_SHEET = '<link rel="stylesheet"'
 
 
 def start_runtime_early(dist: Path) -> None:
-    """Start the runtime from the page's head, with every module it needs fetched on the first
-    hop (modulepreload), instead of once the page is parsed and PyScript's core asks for it, five
+    """Start the runtime from the page's head, before its style sheets (a classic script after
+    them would wait for them), with every module it needs fetched on the first hop
+    (modulepreload, at the end of the head), instead of once PyScript's core asks for it, five
     requests deep; the loader fetches and unpacks the app's archive meanwhile, in place of
     pyscript.json's "files". Only with the loader as the interpreter: it is the runtime PyScript
     gets."""
@@ -367,15 +369,22 @@ def start_runtime_early(dist: Path) -> None:
     (dist / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
     page = dist / "index.html"
     html = page.read_text(encoding="utf-8")
-    if "</head>" not in html:
-        raise BuildError("index.html has no </head> to start the runtime from")
-    page.write_text(html.replace("</head>", early_start_tags() + "</head>", 1), encoding="utf-8")
+    head = html[:html.find("</head>")]
+    if "</head>" not in html or FIRST_STYLE_SHEET not in head:
+        raise BuildError("index.html has no style sheet in its <head> to start the runtime before")
+    html = html.replace("</head>", preload_tags() + "</head>", 1)
+    html = html.replace(FIRST_STYLE_SHEET, starter_tag() + "  " + FIRST_STYLE_SHEET, 1)
+    page.write_text(html, encoding="utf-8")
 
 
-def early_start_tags() -> str:
+def starter_tag() -> str:
+    """The runtime's starter, as start_runtime_early puts it before the head's style sheets."""
+    return f'<script src="{RUNTIME_STARTER}"></script>\n'
+
+
+def preload_tags() -> str:
     """What start_runtime_early puts at the end of the page's head, a line each."""
-    tags = "".join(f'  <link rel="modulepreload" href="{module}">\n' for module in RUNTIME_MODULES)
-    return tags + f'  <script type="module" async src="{RUNTIME_STARTER}"></script>\n'
+    return "".join(f'  <link rel="modulepreload" href="{module}">\n' for module in RUNTIME_MODULES)
 
 
 BYTECODE_TOOL = ROOT / "tools" / "bytecode"

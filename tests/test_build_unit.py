@@ -383,11 +383,22 @@ def test_with_the_loader_the_page_starts_the_runtime_from_its_head(src, tmp_path
         "interpreter": build.INTERPRETER}  # the loader unpacks the archive, not PyScript
     html = (dist / "index.html").read_text()
     head = html[:html.index("</head>")]
-    assert head.endswith(build.early_start_tags())
+    assert head.endswith(build.preload_tags())
     assert head.count('rel="modulepreload"') == len(build.RUNTIME_MODULES)
-    assert f'<script type="module" async src="{build.RUNTIME_STARTER}">' in head
+    # the starter is a classic script, before the first style sheet (after it, it would wait)
+    starter = head.index(f'<script src="{build.RUNTIME_STARTER}"></script>')
+    assert starter < head.index('<link rel="stylesheet"')
+    assert head.index('<link rel="icon"') < starter
     for module in (*build.RUNTIME_MODULES, build.RUNTIME_STARTER):  # they exist, and ship
         assert (build.ROOT / module).is_file() or module.startswith("static/vendor/")
+
+
+def test_the_runtime_is_started_before_a_style_sheet_or_not_at_all(src, tmp_path):
+    dist = build.build(src, tmp_path / "dist", snapshot=False)
+    page = dist / "index.html"
+    page.write_text(page.read_text().replace('<link rel="stylesheet"', '<link rel="preload"'))
+    with pytest.raises(build.BuildError, match="no style sheet in its <head>"):
+        build.start_runtime_early(dist)
 
 
 @pytest.mark.parametrize("files", [{build.PY_ARCHIVE: "./lib/*"}, None])

@@ -57,7 +57,7 @@ let started = null;
 const stage = (name) => performance.mark(`skillcheck runtime: ${name}`);
 
 // The page's one runtime, started at most once: while the page still parses when its head runs
-// start-runtime.mjs (build.py puts it there), else when PyScript asks for it.
+// start-runtime.js (build.py puts it there), else when PyScript asks for it.
 export function startRuntime() {
   if (!started) {
     started = start();
