@@ -357,8 +357,8 @@ FIRST_STYLE_SHEET = '<link rel="stylesheet"'
 
 
 def start_runtime_early(dist: Path) -> None:
-    """Start the runtime from the page's head, before its style sheets (a classic script after
-    them would wait for them), with every module it needs fetched on the first hop
+    """Start the runtime from the page's head, before its style sheets (a script after them would
+    wait for them), with every module it needs fetched on the first hop
     (modulepreload, at the end of the head), instead of once PyScript's core asks for it, five
     requests deep; the loader fetches and unpacks the app's archive meanwhile, in place of
     pyscript.json's "files". Only with the loader as the interpreter: it is the runtime PyScript
@@ -378,8 +378,10 @@ def start_runtime_early(dist: Path) -> None:
 
 
 def starter_tag() -> str:
-    """The runtime's starter, as start_runtime_early puts it before the head's style sheets."""
-    return f'<script src="{RUNTIME_STARTER}"></script>\n'
+    """The runtime's starter, as start_runtime_early puts it before the head's style sheets:
+    async, so the parse never waits for it (a player's next visit, in a browser started again,
+    was slower with a parser-blocking starter: docs/performance.md)."""
+    return f'<script async src="{RUNTIME_STARTER}"></script>\n'
 
 
 def preload_tags() -> str:
