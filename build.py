@@ -357,9 +357,9 @@ FIRST_STYLE_SHEET = '<link rel="stylesheet"'
 
 
 def start_runtime_early(dist: Path) -> None:
-    """Start the runtime from the page's head, before its style sheets (a script after them would
-    wait for them), with every module it needs fetched on the first hop
-    (modulepreload, at the end of the head), instead of once PyScript's core asks for it, five
+    """Start the runtime from the top of the page's head (its starter before the style sheets,
+    asked for among the page's first files), with every module it needs fetched on the first
+    hop (modulepreload, at the end of the head), instead of once PyScript's core asks for it, five
     requests deep; the loader fetches and unpacks the app's archive meanwhile, in place of
     pyscript.json's "files". Only with the loader as the interpreter: it is the runtime PyScript
     gets."""
@@ -369,8 +369,8 @@ def start_runtime_early(dist: Path) -> None:
     (dist / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
     page = dist / "index.html"
     html = page.read_text(encoding="utf-8")
-    head = html[:html.find("</head>")]
-    if "</head>" not in html or FIRST_STYLE_SHEET not in head:
+    head, end, _ = html.partition("</head>")
+    if not end or FIRST_STYLE_SHEET not in head:
         raise BuildError("index.html has no style sheet in its <head> to start the runtime before")
     html = html.replace("</head>", preload_tags() + "</head>", 1)
     html = html.replace(FIRST_STYLE_SHEET, starter_tag() + "  " + FIRST_STYLE_SHEET, 1)

@@ -385,8 +385,8 @@ def test_with_the_loader_the_page_starts_the_runtime_from_its_head(src, tmp_path
     head = html[:html.index("</head>")]
     assert head.endswith(build.preload_tags())
     assert head.count('rel="modulepreload"') == len(build.RUNTIME_MODULES)
-    # the starter is an async classic script, before the first style sheet (after it, it would
-    # wait for the style sheets)
+    # the starter is an async classic script, before the first style sheet: among the first
+    # files the page asks for
     starter = head.index(f'<script async src="{build.RUNTIME_STARTER}"></script>')
     assert starter < head.index('<link rel="stylesheet"')
     assert head.index('<link rel="icon"') < starter
