@@ -369,12 +369,11 @@ def start_runtime_early(dist: Path) -> None:
     (dist / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
     page = dist / "index.html"
     html = page.read_text(encoding="utf-8")
-    head, end, _ = html.partition("</head>")
+    head, end, rest = html.partition("</head>")
     if not end or FIRST_STYLE_SHEET not in head:
         raise BuildError("index.html has no style sheet in its <head> to start the runtime before")
-    html = html.replace("</head>", preload_tags() + "</head>", 1)
-    html = html.replace(FIRST_STYLE_SHEET, starter_tag() + "  " + FIRST_STYLE_SHEET, 1)
-    page.write_text(html, encoding="utf-8")
+    head = head.replace(FIRST_STYLE_SHEET, starter_tag() + "  " + FIRST_STYLE_SHEET, 1)
+    page.write_text(head + preload_tags() + end + rest, encoding="utf-8")
 
 
 def starter_tag() -> str:
