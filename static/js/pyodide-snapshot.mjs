@@ -5,14 +5,16 @@
 // stack switching in this browser (snapshots need it for run_sync), made by this very runtime
 // version, its SHA-256 matches the one the build wrote beside it (or, read from the copy the
 // service worker keeps unpacked, its length: the worker made that copy from a file it verified),
-// its pages all land inside it, and the last start from it in this browser did not stop
+// its pages all land inside it, in order, and the last start from it in this browser did not stop
 // short (below). Anything else boots normally, with one console note saying why. So does a
 // first visit on a link under 20 Mbit/s (below): there the snapshot's download costs more than
 // the start it saves. On a first visit the runtime's big files start downloading at once
-// (runtime-downloads.mjs), counted for the page's progress bar.
+// (runtime-downloads.mjs), counted for the page's progress bar. The snapshot comes as its pages
+// that are not zeros, and only those are copied into the runtime's memory (snapshot-pages.mjs).
 import { loadPyodide as loadRuntime, version } from "../vendor/pyodide/pyodide.mjs";
 import { fetchSources, writeSources } from "./python-sources.mjs";
-import { cached, chunks, startDownloads } from "./runtime-downloads.mjs";
+import { cached, startDownloads } from "./runtime-downloads.mjs";
+import { place, restoring } from "./snapshot-pages.mjs";
 
 export { version };
 
@@ -118,7 +120,7 @@ async function boot(settings, downloads) {
     snapshot.catch(() => {}); // handled below once loadRuntime awaits it; no unhandled rejection
     marked = markStart();
     stage("starting from the snapshot");
-    const pyodide = await loadRuntime({ ...settings, _loadSnapshot: snapshot });
+    const pyodide = await loadRuntime({ ...settings, ...restoring(snapshot, settings.indexURL) });
     pyodide.runPython(AFTER_RESTORE);
     markBoot("snapshot");
     return pyodide;
@@ -167,7 +169,7 @@ async function fetchUnpacked(entry) {
   const url = new URL(entry.unpacked, MANIFEST).href;
   const response = (await cached(url, entry.sha256)) ?? (await fetch(url));
   if (!response.ok) throw new Error(`${entry.unpacked}: HTTP ${response.status}`);
-  return place(response.body, entry.unpacked, entry);
+  return placed(response.body, entry.unpacked, entry);
 }
 
 async function fetchPacked(entry) {
@@ -175,71 +177,19 @@ async function fetchPacked(entry) {
   if (!response.ok) throw new Error(`${entry.file}: HTTP ${response.status}`);
   const [packed, unpacked] = response.body.tee();
   const [digest, bytes] = await Promise.allSettled([
-    sha256(packed), place(unpacked.pipeThrough(new DecompressionStream("gzip")), entry.file, entry),
+    sha256(packed),
+    placed(unpacked.pipeThrough(new DecompressionStream("gzip")), entry.file, entry),
   ]);
   if (digest.value !== entry.sha256) throw new Error(`${entry.file}: checksum mismatch`);
   if (bytes.status === "rejected") throw bytes.reason;
   return bytes.value;
 }
 
-// The snapshot from its pages that are not zeros (tools/snapshot/make_snapshot.mjs,
-// withoutZeroPages): the number of runs of them and each run's (offset, length), then the pages,
-// each put in its place in zeros as it arrives: no buffer of the pages as a whole. Every run must
-// lie inside the snapshot, and the stream must be exactly the manifest's pages_bytes long.
-// (Exported for tests/e2e/test_startup.py.)
-export async function place(stream, name, entry) {
-  const input = exactly(stream, entry.pages_bytes, name);
-  const runs = new DataView((await input.read(4)).buffer).getUint32(0, true);
-  if (4 + runs * 8 > entry.pages_bytes) throw new Error(`${name}: no table of its pages`);
-  const table = new DataView((await input.read(runs * 8)).buffer);
-  const bytes = new Uint8Array(entry.raw_bytes);
-  for (let run = 0; run < runs; run++) {
-    const offset = table.getUint32(run * 8, true);
-    const length = table.getUint32(run * 8 + 4, true);
-    if (offset + length > bytes.length) throw new Error(`${name}: pages out of place`);
-    await input.fill(bytes.subarray(offset, offset + length));
-  }
-  await input.end();
+// The snapshot's pages (snapshot-pages.mjs), marked once they have all arrived.
+async function placed(stream, name, entry) {
+  const pages = await place(stream, name, entry);
   stage(`${name} placed`);
-  return bytes;
-}
-
-// A stream read in exact amounts, which must come to `size` bytes in all, no more, no fewer: its
-// chunks copied into place. Not through a BYOB reader, though Chromium's and Firefox's bodies
-// offer one that reads straight into the snapshot (place() took 16 ms against 28): in Chromium
-// 156 a body from Cache Storage read that way sometimes never came (5 starts in 164, each soon
-// after the service worker installed; none in 400 read from chunks; docs/performance.md).
-function exactly(stream, size, name) {
-  const source = chunks(stream);
-  let chunk = new Uint8Array(0);
-  let taken = 0;
-  const short = () => new Error(`${name}: not ${size} bytes`);
-  async function fill(target) {
-    if (taken + target.length > size) throw short();
-    for (let filled = 0; filled < target.length;) {
-      if (!chunk.length) {
-        const next = await source.next();
-        if (next.done) throw short();
-        chunk = next.value;
-      }
-      const part = chunk.subarray(0, target.length - filled);
-      target.set(part, filled);
-      filled += part.length;
-      chunk = chunk.subarray(part.length);
-    }
-    taken += target.length;
-  }
-  return {
-    fill,
-    async read(length) {
-      const target = new Uint8Array(length);
-      await fill(target);
-      return target;
-    },
-    async end() {
-      if (taken !== size || chunk.length || !(await source.next()).done) throw short();
-    },
-  };
+  return pages;
 }
 
 async function sha256(stream) {

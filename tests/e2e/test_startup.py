@@ -287,9 +287,10 @@ def test_the_loader_refuses_what_pyscript_would_have_it_pass_on(fresh_context, a
 
 # The loader's place() on pages written here: runs (offset, length) and their bytes, `extra`
 # bytes more (or fewer) than the table accounts for, delivered as a response's body or in 3-byte
-# chunks (runs and the table split across them). Its result, or why it refused.
+# chunks (runs and the table split across them); then spread() into a memory of sevens. The
+# memory, or why it refused.
 PLACE = """async ([runs, extra, size, chunked]) => {
-  const { place } = await import("./static/js/pyodide-snapshot.mjs");
+  const { place, spread } = await import("./static/js/snapshot-pages.mjs");
   const pages = runs.flatMap(([, length], run) => Array(length).fill(run + 1));
   const head = new DataView(new ArrayBuffer(4 + runs.length * 8));
   head.setUint32(0, runs.length, true);
@@ -307,13 +308,15 @@ PLACE = """async ([runs, extra, size, chunked]) => {
     : new Response(bytes).body;
   const entry = { pages_bytes: head.byteLength + pages.length, raw_bytes: size };
   try {
-    return Array.from(await place(stream, "pages", entry));
+    const memory = new Uint8Array(size).fill(7);
+    spread(memory, await place(stream, "pages", entry), 0);
+    return Array.from(memory);
   } catch (error) {
     return error.message;
   }
 }"""
 LYING_TABLE = """async () => {
-  const { place } = await import("./static/js/pyodide-snapshot.mjs");
+  const { place } = await import("./static/js/snapshot-pages.mjs");
   const claims = new Uint8Array([200, 0, 0, 0]); // 200 runs, in 4 bytes of pages in all
   try {
     await place(new Response(claims).body, "pages", { pages_bytes: 4, raw_bytes: 8 });
@@ -324,11 +327,58 @@ LYING_TABLE = """async () => {
 
 
 @pytest.mark.parametrize("chunked", [False, True], ids=["body", "3-byte chunks"])
-def test_the_loader_puts_each_run_of_pages_in_its_place_and_nothing_else(booted, chunked):
+def test_the_loader_puts_each_run_of_pages_in_its_place_and_zeros_between(booted, chunked):
     place = functools.partial(booted.evaluate, PLACE)
-    assert place([[[6, 2], [1, 3]], 0, 10, chunked]) == [0, 2, 2, 2, 0, 0, 1, 1, 0, 0]
+    assert place([[[1, 3], [6, 2]], 0, 10, chunked]) == [0, 1, 1, 1, 0, 0, 2, 2, 0, 0]
     assert place([[], 0, 4, chunked]) == [0, 0, 0, 0]
+    assert place([[[6, 2], [1, 3]], 0, 10, chunked]) == "pages: pages out of place"  # not in order
+    assert place([[[0, 4], [2, 3]], 0, 10, chunked]) == "pages: pages out of place"  # overlapping
     assert place([[[8, 3]], 0, 10, chunked]) == "pages: pages out of place"
     assert place([[[0, 2]], 1, 10, chunked]) == "pages: not 14 bytes"  # a byte too many
     assert place([[[0, 2]], -1, 10, chunked]) == "pages: not 14 bytes"  # a byte short
     assert booted.evaluate(LYING_TABLE) == "pages: no table of its pages"
+
+
+# spread() as the runtime's restore calls it: the snapshot's first `skip` bytes (its header) left
+# out, into a memory holding what its instantiation wrote (`written`: offset, byte).
+SPREAD = """async ([runs, size, skip, written]) => {
+  const { spread } = await import("./static/js/snapshot-pages.mjs");
+  const pages = new Uint8Array(runs.flatMap(([, length], run) => Array(length).fill(run + 1)));
+  const memory = new Uint8Array(size - skip);
+  for (const [offset, byte] of written) memory[offset] = byte;
+  spread(memory, { runs, pages, size }, skip);
+  return Array.from(memory);
+}"""
+
+
+def test_the_restore_copies_the_pages_after_the_header_and_clears_what_is_not_zero(booted):
+    spread = functools.partial(booted.evaluate, SPREAD)
+    runs = [[0, 4], [8, 4]]
+    assert spread([runs, 16, 4, []]) == [0, 0, 0, 0, 2, 2, 2, 2, 0, 0, 0, 0]
+    assert spread([runs, 16, 2, []]) == [1, 1, 0, 0, 0, 0, 2, 2, 2, 2, 0, 0, 0, 0]
+    # a byte the instantiation wrote where the snapshot has zeros, in a gap and after the pages,
+    # at aligned and unaligned places; under a run it is overwritten
+    assert spread([runs, 16, 2, [[3, 5], [12, 9], [7, 9]]]) == \
+        [1, 1, 0, 0, 0, 0, 2, 2, 2, 2, 0, 0, 0, 0]
+    assert spread([runs, 40, 4, [[30, 1]]]) == [0, 0, 0, 0, 2, 2, 2, 2] + [0] * 28
+
+
+# The runtime is given only the snapshot's header, which must open its first run of pages.
+HEADER = """async (runs) => {
+  const { restoring } = await import("./static/js/snapshot-pages.mjs");
+  const pages = new Uint8Array(runs.reduce((sum, [, length]) => sum + length, 0));
+  new DataView(pages.buffer).setUint32(4, 16, true); // where Pyodide's header says memory starts
+  const runtime = new URL("static/vendor/pyodide/", location.href).href;
+  const options = restoring(Promise.resolve({ runs, pages, size: 64 }), runtime);
+  try {
+    return (await options._loadSnapshot).length;
+  } catch (error) {
+    return error.message;
+  }
+}"""
+
+
+def test_the_runtime_gets_the_snapshots_header_alone(booted):
+    assert booted.evaluate(HEADER, [[0, 24], [32, 8]]) == 16
+    assert booted.evaluate(HEADER, [[8, 24]]) == "the snapshot's pages do not start with its header"
+    assert booted.evaluate(HEADER, [[0, 12]]) == "the snapshot's pages do not start with its header"

@@ -1,0 +1,151 @@
+// The start-up snapshot as its pages that are not zeros (tools/snapshot/make_snapshot.mjs,
+// withoutZeroPages), read from a stream and restored into the runtime's memory.
+//
+// Pyodide's own restore takes the whole snapshot, 31.5 MB of which 19 are zeros, and copies all
+// of it into the wasm memory: 20–29 ms at every start, besides the GCs a 31.5 MB buffer brings
+// on. The runtime's memory is already zeros wherever its instantiation wrote nothing, so this
+// copies only the 12.8 MB of pages, and makes sure the rest is zeros by reading it (about 10 ms;
+// a zero in the snapshot that the instantiation left as something else is cleared). Pyodide's
+// loadPyodide takes the module's factory as `createPyodideModule`: restoring() gives it one that
+// makes the runtime's own module and has its restore copy the pages, while Pyodide's restore
+// still checks the snapshot's header (its build, its magic number) and reads its state.
+
+import { chunks } from "./runtime-downloads.mjs";
+
+// The snapshot from a stream of its pages: the number of runs of them and each run's (offset,
+// length), in order, then the pages, all read as they arrive. Every run must lie inside the
+// snapshot, after the one before it, and the stream must be exactly the manifest's pages_bytes
+// long. { runs: [[offset, length], …], pages, size: the snapshot's bytes with its zeros }.
+// (Exported for tests/e2e/test_startup.py.)
+export async function place(stream, name, entry) {
+  const input = exactly(stream, entry.pages_bytes, name);
+  const count = new DataView((await input.read(4)).buffer).getUint32(0, true);
+  if (4 + count * 8 > entry.pages_bytes) throw new Error(`${name}: no table of its pages`);
+  const table = new DataView((await input.read(count * 8)).buffer);
+  const runs = [];
+  let end = 0;
+  for (let run = 0; run < count; run++) {
+    const offset = table.getUint32(run * 8, true);
+    const length = table.getUint32(run * 8 + 4, true);
+    if (offset < end || offset + length > entry.raw_bytes) {
+      throw new Error(`${name}: pages out of place`);
+    }
+    runs.push([offset, length]);
+    end = offset + length;
+  }
+  const pages = await input.read(entry.pages_bytes - 4 - count * 8);
+  if (runs.reduce((sum, [, length]) => sum + length, 0) !== pages.length) {
+    throw new Error(`${name}: its table does not account for its pages`);
+  }
+  await input.end();
+  return { runs, pages, size: entry.raw_bytes };
+}
+
+// loadPyodide's options that start the runtime from `snapshot` (a promise of place()'s result):
+// `_loadSnapshot` is only the snapshot's header, and the memory is sized by `createPyodideModule`,
+// the runtime's own factory from `runtime` (as Pyodide would import it), whose module's restore
+// copies the pages. Nothing of the snapshot is held once it is restored.
+export function restoring(snapshot, runtime) {
+  const factory = import(`${runtime}pyodide.asm.mjs`);
+  factory.catch(() => {}); // awaited below, if the snapshot comes; no unhandled rejection meanwhile
+  let pending = snapshot;
+  return {
+    _loadSnapshot: snapshot.then(header),
+    async createPyodideModule(settings) {
+      const [{ default: create }, placed] = await Promise.all([factory, pending]);
+      pending = null;
+      settings.INITIAL_MEMORY = placed.size; // as Pyodide sizes it from a whole snapshot
+      const module = await create(settings);
+      const restore = module.API?.restoreSnapshot;
+      if (typeof restore !== "function") throw new Error("this runtime restores no snapshot");
+      module.API.restoreSnapshot = (head) => {
+        module.API.restoreSnapshot = restore;
+        const state = restore(head); // checks the header; copies what follows it: nothing
+        spread(module.HEAPU8, placed, head.length);
+        return state;
+      };
+      return module;
+    },
+  };
+}
+
+// The snapshot's header, before its memory: from its magic number and the memory's offset,
+// Pyodide's layout (a u32 each); it lies in the first run of pages.
+function header({ runs, pages }) {
+  const at = runs.length && runs[0][0] === 0 && runs[0][1] >= 8
+    ? new DataView(pages.buffer, pages.byteOffset, 8).getUint32(4, true) : -1;
+  if (at < 8 || at % 4 || at > runs[0][1]) {
+    throw new Error("the snapshot's pages do not start with its header");
+  }
+  return pages.slice(0, at);
+}
+
+// The pages into `memory`, the snapshot's first `skip` bytes (its header) left out, and zeros
+// between them: what the memory holds there already is read, and cleared if it is not zeros.
+// (Exported for tests/e2e/test_startup.py.)
+export function spread(memory, { runs, pages, size }, skip) {
+  let from = 0;
+  let end = skip;
+  for (const [offset, length] of runs) {
+    zeros(memory, end - skip, offset - skip);
+    const start = Math.max(offset, skip);
+    memory.set(pages.subarray(from + start - offset, from + length), start - skip);
+    from += length;
+    end = Math.max(end, offset + length);
+  }
+  zeros(memory, end - skip, size - skip);
+}
+
+// memory[start:stop] as zeros, written only if it is not: read four bytes at a time, except at
+// unaligned ends.
+function zeros(memory, start, stop) {
+  if (stop <= start) return;
+  const first = Math.min(stop, Math.ceil((memory.byteOffset + start) / 4) * 4 - memory.byteOffset);
+  const last = Math.max(first, Math.floor((memory.byteOffset + stop) / 4) * 4 - memory.byteOffset);
+  const words = new Uint32Array(memory.buffer, memory.byteOffset + first, (last - first) / 4);
+  const clear = memory.subarray(start, first).some((byte) => byte)
+    || memory.subarray(last, stop).some((byte) => byte) || !allZero(words);
+  if (clear) memory.fill(0, start, stop);
+}
+
+function allZero(words) {
+  for (let i = 0; i < words.length; i++) if (words[i] !== 0) return false;
+  return true;
+}
+
+// A stream read in exact amounts, which must come to `size` bytes in all, no more, no fewer: its
+// chunks copied into place. Not through a BYOB reader, though Chromium's and Firefox's bodies
+// offer one that reads straight into the pages (16 ms against 28 to place them): in Chromium
+// 156 a body from Cache Storage read that way sometimes never came (5 starts in 164, each soon
+// after the service worker installed; none in 400 read from chunks; docs/performance.md).
+function exactly(stream, size, name) {
+  const source = chunks(stream);
+  let chunk = new Uint8Array(0);
+  let taken = 0;
+  const short = () => new Error(`${name}: not ${size} bytes`);
+  async function fill(target) {
+    if (taken + target.length > size) throw short();
+    for (let filled = 0; filled < target.length;) {
+      if (!chunk.length) {
+        const next = await source.next();
+        if (next.done) throw short();
+        chunk = next.value;
+      }
+      const part = chunk.subarray(0, target.length - filled);
+      target.set(part, filled);
+      filled += part.length;
+      chunk = chunk.subarray(part.length);
+    }
+    taken += target.length;
+  }
+  return {
+    async read(length) {
+      const target = new Uint8Array(length);
+      await fill(target);
+      return target;
+    },
+    async end() {
+      if (taken !== size || chunk.length || !(await source.next()).done) throw short();
+    },
+  };
+}
