@@ -176,13 +176,13 @@ async function fetchPacked(entry) {
   const response = await fetch(new URL(entry.file, MANIFEST));
   if (!response.ok) throw new Error(`${entry.file}: HTTP ${response.status}`);
   const [packed, unpacked] = response.body.tee();
-  const [digest, bytes] = await Promise.allSettled([
+  const [digest, pages] = await Promise.allSettled([
     sha256(packed),
     placed(unpacked.pipeThrough(new DecompressionStream("gzip")), entry.file, entry),
   ]);
   if (digest.value !== entry.sha256) throw new Error(`${entry.file}: checksum mismatch`);
-  if (bytes.status === "rejected") throw bytes.reason;
-  return bytes.value;
+  if (pages.status === "rejected") throw pages.reason;
+  return pages.value;
 }
 
 // The snapshot's pages (snapshot-pages.mjs), marked once they have all arrived.

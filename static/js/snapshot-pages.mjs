@@ -26,6 +26,7 @@ export async function place(stream, name, entry) {
   const table = new DataView((await input.read(count * 8)).buffer);
   const runs = [];
   let end = 0;
+  let total = 0;
   for (let run = 0; run < count; run++) {
     const offset = table.getUint32(run * 8, true);
     const length = table.getUint32(run * 8 + 4, true);
@@ -34,11 +35,12 @@ export async function place(stream, name, entry) {
     }
     runs.push([offset, length]);
     end = offset + length;
+    total += length;
   }
-  const pages = await input.read(entry.pages_bytes - 4 - count * 8);
-  if (runs.reduce((sum, [, length]) => sum + length, 0) !== pages.length) {
+  if (4 + count * 8 + total !== entry.pages_bytes) {
     throw new Error(`${name}: its table does not account for its pages`);
   }
+  const pages = await input.read(total);
   await input.end();
   return { runs, pages, size: entry.raw_bytes };
 }
