@@ -10,14 +10,13 @@ A player's next visit usually starts a new browser process. Each round, for the 
 until its service worker controls it), a reload and SETTLE_S of play; the browser quits, starts
 again on that profile and opens the page: the "later" visit, timed (ms from navigation to
 ready); then a reload in that browser ("later, reloaded"). Unthrottled, served gzip. Prints
-medians (min–max) and ratios to the bare page.
+medians (min–max) and ratios to the bare page, with a 90 % interval from resampling the rounds.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import tempfile
 import time
@@ -74,10 +73,9 @@ def report(samples: dict[tuple[str, str], list[float]]) -> str:
     load = os.getloadavg()[0]
     lines = [f"Skill Check, a later visit in a browser started again; {startup.machine()}",
              f"load average (1 min) at the end: {load:.1f}", "",
-             f"{'measure':28} {'median (min–max)':>34}   ratio"]
+             f"{'measure':28} {'median (min–max)':>34}   ratio (90 % interval)"]
     for (kind, page), values in samples.items():
-        bare = statistics.median(samples[kind, "bare"])
-        ratio = "" if page == "bare" else f"{statistics.median(values) / bare:.2f}× bare"
+        ratio = "" if page == "bare" else startup.ratio_text(values, samples[kind, "bare"])
         lines.append(f"{kind + ' ' + page:28} {startup.spread(values):>34}   {ratio}")
     return "\n".join(lines)
 

@@ -34,7 +34,8 @@ first roll straight after it; ratios against the bare page in the same engine.
 and Slow 4G network presets with the CPU 4× slower, or none), a first visit and a repeat visit of
 the app and of the bare page (and, with experiments, of the app never taking its snapshot on a
 first visit; with --before DIR, of that earlier build too), each in a new context, served gzip,
-A/B alternating; --budget applies per profile.
+A/B alternating; --budget applies per profile. Each ratio to the bare page comes with a 90 %
+interval from resampling the rounds.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ import io
 import json
 import os
 import platform
+import random
 import shutil
 import statistics
 import subprocess
@@ -624,7 +626,7 @@ def report_throttled(result: dict) -> str:
     lines = [f"Skill Check start-up on mobile data, {result['date']}, rounds: {rounds}; CPU "
              f"{CPU_SLOWDOWN}× slower when throttled, files served gzip, A/B alternating",
              result["machine"], f"load average (1 min): {result['load']}", "",
-             f"{'measure':44} {'median (min–max)':>34}   ratio"]
+             f"{'measure':44} {'median (min–max)':>34}   ratio (90 % interval)"]
     for name in samples:
         profile, kind, page = name.split(" ", 2)
         against = f"{profile} {kind} bare"
@@ -643,7 +645,12 @@ def report_throttled(result: dict) -> str:
                     f"{max(values) / 1e6:.2f}, n={len(values)})")
         else:
             text = spread(samples[name])
-        ratio = f"{median[name] / median[against]:.2f}× bare" if page != "bare" else ""
+        if page == "bare":
+            ratio = ""
+        elif kind == "bytes":
+            ratio = f"{median[name] / median[against]:.2f}× bare"
+        else:
+            ratio = ratio_text(samples[name], samples[against])
         lines.append(f"{name:44} {text:>34}   {ratio}")
     return "\n".join(lines)
 
@@ -658,6 +665,30 @@ def machine() -> str:
 
 
 # --- the report --------------------------------------------------------------------------------
+
+def ratio_interval(values: list[float], against: list[float]) -> tuple[float, float]:
+    """A 90 % interval for median(values) ÷ median(against), from resampling the rounds (paired
+    when both were measured in the same rounds): on a shared machine a ratio moves by a few
+    hundredths between runs of the same build, and a goal's verdict should say when it is
+    within that."""
+    rng = random.Random(0)  # the same samples, the same interval
+    paired = len(values) == len(against)
+    ratios = []
+    for _ in range(2000):
+        picks = [rng.randrange(len(values)) for _ in values]
+        others = picks if paired else [rng.randrange(len(against)) for _ in against]
+        ratios.append(statistics.median(values[i] for i in picks)
+                      / statistics.median(against[i] for i in others))
+    ratios.sort()
+    return ratios[len(ratios) // 20], ratios[len(ratios) * 19 // 20 - 1]
+
+
+def ratio_text(values: list[float], against: list[float], name: str = "bare") -> str:
+    """"0.35× bare (0.33–0.37)": the ratio of the medians and its 90 % interval."""
+    low, high = ratio_interval(values, against)
+    return (f"{statistics.median(values) / statistics.median(against):.2f}× {name} "
+            f"({low:.2f}–{high:.2f})")
+
 
 def spread(values: list[float]) -> str:
     digits = 1 if statistics.median(values) < 100 else 0
