@@ -60,10 +60,9 @@ def run(runs: int, dist: Path | None, before: Path | None) -> dict[tuple[str, st
                  "bare": startup.server(stack, sites["bare"], startup.Gzipping).url}
         if before:
             pages["app before"] = startup.server(stack, before, startup.Gzipping).url
-        names = list(pages)
         for round_ in range(runs):
             print(f"round {round_ + 1}/{runs}", flush=True)
-            for name in names[round_ % len(names):] + names[:round_ % len(names)]:
+            for name in startup.in_turn(list(pages), round_):
                 for kind, ms in later(playwright, pages[name], name != "bare").items():
                     samples.setdefault((kind, name), []).append(ms)
     return samples

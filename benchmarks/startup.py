@@ -80,6 +80,14 @@ TIMEOUT_MS = 90_000
 FAST_LINK = "const FAST_LINK_MBPS = 20;"  # the loader's threshold (never_on_first_visits)
 SETTLE = 1.0  # s before each cold load, for the last page's background work (code caching)
 
+
+def in_turn(names: list[str], round_: int) -> list[str]:
+    """The pages in this round's order: each takes each place in turn, so that none is always
+    measured first (on a cold machine) or last (after the others warmed it)."""
+    turn = round_ % len(names)
+    return names[turn:] + names[:turn]
+
+
 BARE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>bare</title><link rel="icon" href="data:,">
 {head}<link rel="stylesheet" href="static/vendor/pyscript/core.css">
@@ -515,8 +523,7 @@ def run(runs: int, dist: Path | None, experiments: bool, budget: float) -> dict:
             rounds += 1
             print(f"round {rounds}/{runs}", flush=True)
             round_started = time.monotonic()
-            names = list(cold_pages)  # each page takes each place in turn: no order bias
-            for name in names[rounds % len(names):] + names[:rounds % len(names)]:
+            for name in in_turn(list(cold_pages), rounds):
                 time.sleep(SETTLE)
                 marks = cold(browser, cold_pages[name])
                 add(f"cold {name}", marks["ready"])
@@ -605,9 +612,7 @@ def run_throttled(profiles: list[str], runs: int, dist: Path | None, experiments
                 rounds[profile] += 1
                 print(f"{profile}: round {rounds[profile]}/{runs}", flush=True)
                 round_started = time.monotonic()
-                names = list(servers)
-                turn = rounds[profile] % len(names)
-                for name in names[turn:] + names[:turn]:
+                for name in in_turn(list(servers), rounds[profile]):
                     time.sleep(SETTLE)
                     found = visits(browser, servers[name], profile, worker=name != "bare")
                     for key, value in found.items():

@@ -1,5 +1,6 @@
-"""The interval benchmarks/startup.py gives each ratio to the bare page: a goal's verdict rests
-on it, so it must be the ratio's own spread, repeatable, and paired only when the rounds are."""
+"""What the benchmarks' verdicts rest on (benchmarks/startup.py): the order pages take in each
+round, and the interval given each ratio to the bare page, which must be the ratio's own spread,
+repeatable, and paired only when the rounds are."""
 
 import statistics
 import sys
@@ -38,3 +39,11 @@ def test_identical_rounds_leave_no_spread():
 
 def test_the_text_names_the_ratio_and_its_interval():
     assert startup.ratio_text([1.0] * 4, [2.0] * 4) == "0.50× bare (0.50–0.50)"
+
+
+def test_each_page_takes_each_place_in_turn():
+    names = ["app", "bare", "app before"]
+    orders = [startup.in_turn(names, round_) for round_ in range(1, 4)]
+    assert all(sorted(order) == sorted(names) for order in orders)
+    assert {order.index(name) for order in orders for name in names[:1]} == {0, 1, 2}
+    assert [order[0] for order in orders] == ["bare", "app before", "app"]
