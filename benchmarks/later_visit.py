@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT)]
 
 import startup  # noqa: E402
+from rounds import in_turn, ratio_text  # noqa: E402
 
 # After the first visit's reload, as a player goes on playing: V8 keeps a WebAssembly module's
 # code some seconds after it optimized its busiest functions (2 s after the last, by default).
@@ -62,7 +63,7 @@ def run(runs: int, dist: Path | None, before: Path | None) -> dict[tuple[str, st
             pages["app before"] = startup.server(stack, before, startup.Gzipping).url
         for round_ in range(runs):
             print(f"round {round_ + 1}/{runs}", flush=True)
-            for name in startup.in_turn(list(pages), round_):
+            for name in in_turn(list(pages), round_):
                 for kind, ms in later(playwright, pages[name], name != "bare").items():
                     samples.setdefault((kind, name), []).append(ms)
     return samples
@@ -74,7 +75,7 @@ def report(samples: dict[tuple[str, str], list[float]]) -> str:
              f"load average (1 min) at the end: {load:.1f}", "",
              f"{'measure':28} {'median (min–max)':>34}   ratio (90 % interval)"]
     for (kind, page), values in samples.items():
-        ratio = "" if page == "bare" else startup.ratio_text(values, samples[kind, "bare"])
+        ratio = "" if page == "bare" else ratio_text(values, samples[kind, "bare"])
         lines.append(f"{kind + ' ' + page:28} {startup.spread(values):>34}   {ratio}")
     return "\n".join(lines)
 
