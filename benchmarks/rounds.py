@@ -15,10 +15,10 @@ def in_turn(names: list[str], round_: int) -> list[str]:
 
 
 def ratio_interval(values: list[float], against: list[float]) -> tuple[float, float]:
-    """A 90 % interval for median(values) ÷ median(against), from resampling the rounds (paired
-    when both were measured in the same rounds): on a shared machine a ratio moves by a few
-    hundredths between runs of the same build, and a goal's verdict should say when it is
-    within that."""
+    """A 90 % interval for median(values) ÷ median(against), from resampling the rounds: on a
+    shared machine a ratio moves by a few hundredths between runs of the same build, and a
+    goal's verdict should say when it is within that. Lists of the same length are taken as
+    measured in the same rounds, in order, and a round's two samples are drawn together."""
     rng = random.Random(0)  # the same samples, the same interval
     paired = len(values) == len(against)
     ratios = []

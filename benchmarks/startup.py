@@ -80,7 +80,6 @@ TIMEOUT_MS = 90_000
 FAST_LINK = "const FAST_LINK_MBPS = 20;"  # the loader's threshold (never_on_first_visits)
 SETTLE = 1.0  # s before each cold load, for the last page's background work (code caching)
 
-
 BARE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>bare</title><link rel="icon" href="data:,">
 {head}<link rel="stylesheet" href="static/vendor/pyscript/core.css">
