@@ -101,6 +101,18 @@ def wrong_for(valid) -> st.SearchStrategy:
     return JSON.filter(lambda v: v is not None and not isinstance(v, list))
 
 
+def junk_for(name: str, path: str, valid) -> st.SearchStrategy:
+    """What to put at `path`: wrong for its valid value, else any JSON but the field's own
+    choices. Hypothesis draws strings from the code under test too: "Disguise" at a rank-0
+    helper's skill is no junk but an Advanced skill, rightly refused at that helper's rank."""
+    if valid is not None:
+        return wrong_for(valid)
+    field = path.rsplit(".", 1)[-1]
+    choices = [option for spec in SYSTEMS[EXAMPLES[name]["system"]]["fields"]
+               if spec["name"] == field for option in spec.get("options", [])]
+    return JSON.filter(lambda v: v not in choices)
+
+
 CASES = [(name, path, valid) for name in EXAMPLES for path, valid in field_paths(name)]
 
 
@@ -120,7 +132,7 @@ def answer_or_refuse_at(call, request: dict, path: str) -> bool:
 @FUZZ
 @given(data=st.data())
 def test_junk_in_any_field_of_any_system_is_refused_by_that_field(name, path, valid, data):
-    junk = data.draw(wrong_for(valid) if valid is not None else JSON, label="junk")
+    junk = data.draw(junk_for(name, path, valid), label="junk")
     request = put(EXAMPLES[name], path, junk)
     refused = answer_or_refuse_at(resolve, request, path)
     answer_or_refuse_at(odds, request, path)
