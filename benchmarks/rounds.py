@@ -31,8 +31,9 @@ def ratio_interval(values: list[float], against: list[float]) -> tuple[float, fl
     return ratios[len(ratios) // 20], ratios[len(ratios) * 19 // 20 - 1]
 
 
-def ratio_text(values: list[float], against: list[float], name: str = "bare") -> str:
-    """"0.35× bare (0.33–0.37)": the ratio of the medians and its 90 % interval."""
+def ratio_text(values: list[float], against: list[float]) -> str:
+    """"0.35× bare (0.33–0.37)": the ratio of the medians to the bare page's, and its 90 %
+    interval."""
     low, high = ratio_interval(values, against)
-    return (f"{statistics.median(values) / statistics.median(against):.2f}× {name} "
+    return (f"{statistics.median(values) / statistics.median(against):.2f}× bare "
             f"({low:.2f}–{high:.2f})")

@@ -118,7 +118,7 @@ function allZero(words) {
 }
 
 // A stream read in exact amounts, which must come to `size` bytes in all, no more, no fewer: its
-// chunks copied into place. Not through a BYOB reader, though Chromium's and Firefox's bodies
+// chunks copied into each amount. Not through a BYOB reader, though Chromium's and Firefox's bodies
 // offer one that reads straight into the pages (16 ms against 28 to place them): in Chromium
 // 156 a body from Cache Storage read that way sometimes never came (5 starts in 164, each soon
 // after the service worker installed; none in 400 read from chunks; docs/performance.md).
@@ -127,25 +127,22 @@ function exactly(stream, size, name) {
   let chunk = new Uint8Array(0);
   let taken = 0;
   const short = () => new Error(`${name}: not ${size} bytes`);
-  async function fill(target) {
-    if (taken + target.length > size) throw short();
-    for (let filled = 0; filled < target.length;) {
-      if (!chunk.length) {
-        const next = await source.next();
-        if (next.done) throw short();
-        chunk = next.value;
-      }
-      const part = chunk.subarray(0, target.length - filled);
-      target.set(part, filled);
-      filled += part.length;
-      chunk = chunk.subarray(part.length);
-    }
-    taken += target.length;
-  }
   return {
     async read(length) {
+      if (taken + length > size) throw short();
       const target = new Uint8Array(length);
-      await fill(target);
+      for (let filled = 0; filled < length;) {
+        if (!chunk.length) {
+          const next = await source.next();
+          if (next.done) throw short();
+          chunk = next.value;
+        }
+        const part = chunk.subarray(0, length - filled);
+        target.set(part, filled);
+        filled += part.length;
+        chunk = chunk.subarray(part.length);
+      }
+      taken += length;
       return target;
     },
     async end() {
