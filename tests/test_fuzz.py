@@ -178,8 +178,9 @@ def test_any_document_gives_a_replayable_result_or_a_refusal(document):
 
 class Forms(HTMLParser):
     """Each system form of the page: its system, mode and controls as the page starts them
-    (name, kind, value, disabled), without the <template> copies of a repeated group. A select
-    starts at its selected option, else its first."""
+    (name, kind, value, disabled), without the <template> copies of a repeated group (each form
+    is a <template> itself, made live when first shown). A select starts at its selected option,
+    else its first."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -195,12 +196,14 @@ class Forms(HTMLParser):
             self.depth += 1
             if "sysform" in (a.get("class") or "").split():
                 self.current = {"system": a["data-system"], "mode": a.get("data-mode"),
-                                "controls": [], "depth": self.depth}
+                                "controls": [], "depth": self.depth,
+                                "templates": self.in_template}
                 self.forms[a["id"]] = self.current
         if tag == "option" and self.select is not None and (
                 self.select["value"] is None or "selected" in a):
             self.select["value"] = a.get("value", "")
-        if self.current is None or self.in_template or "name" not in a:
+        if (self.current is None or self.in_template > self.current["templates"]
+                or "name" not in a):
             return
         if tag == "input":
             kind = a.get("data-kind") or a.get("type", "text")

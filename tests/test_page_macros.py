@@ -27,14 +27,15 @@ PAGE = expand(SOURCE)
 
 class Controls(HTMLParser):
     """Every input, select and textarea with its attributes, the text of the label naming it,
-    whether it stands in a <template>, and the system its form is for (data-system)."""
+    whether it stands in a <template> of a repeated group (not counting the one each check form
+    waits in until first shown), and the system its form is for (data-system)."""
 
     def __init__(self, html: str) -> None:
         super().__init__()
         self.controls: list[dict] = []
         self.labels: dict[str, str] = {}
         self.label: list | None = None
-        self.templates = 0
+        self.templates: list[bool] = []  # each open <template>: a repeated group's?
         self.systems: list[str | None] = []
         self.feed(html)
         for control in self.controls:
@@ -43,18 +44,18 @@ class Controls(HTMLParser):
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "template":
-            self.templates += 1
+            self.templates.append("sysform-later" not in (a.get("class") or "").split())
         if tag == "fieldset":
             self.systems.append(a.get("data-system") or (self.systems or [None])[-1])
         if tag in ("input", "select", "textarea"):
-            self.controls.append({"tag": tag, "template": self.templates > 0,
+            self.controls.append({"tag": tag, "template": any(self.templates),
                                   "system": (self.systems or [None])[-1], **a})
         if tag == "label":
             self.label = [a.get("for"), ""]
 
     def handle_endtag(self, tag):
         if tag == "template":
-            self.templates -= 1
+            self.templates.pop()
         if tag == "fieldset":
             self.systems.pop()
         if tag == "label" and self.label is not None:
@@ -107,8 +108,10 @@ def test_a_switch_is_a_checkbox_before_its_label_and_a_hint_can_say_it_another_w
 @pytest.mark.parametrize("system", ["pool", "swift", "fluke", "passages"])
 def test_a_systems_boxes_hold_the_engines_limits_starts_labels_and_hints(system):
     html = expand(f'<sc-form system="{system}" legend="L"></sc-form>\n')
-    assert html.startswith(f'<fieldset class="sysform" id="form-{system}" data-system="{system}">\n'
-                           '  <legend>L</legend>\n  <div class="grid">\n')
+    assert html.startswith(f'<template class="sysform-later" data-system="{system}">\n'
+                           f'  <fieldset class="sysform" id="form-{system}" '
+                           f'data-system="{system}">\n    <legend>L</legend>\n'
+                           '    <div class="grid">\n')
     controls = Controls(html).controls
     shown = [spec for spec in skillcheck.SYSTEMS[system]["fields"] if "form" in spec]
     draw = controls.pop()
@@ -298,9 +301,20 @@ def test_index_html_writes_no_number_of_a_form():
 
 def test_the_page_expands_to_plain_html_with_one_control_per_id():
     assert "<sc-" not in PAGE and "</sc-" not in PAGE
-    live = re.sub(r"<template.*?</template>", "", PAGE, flags=re.S)
-    ids = [c["id"] for c in Controls(live).controls if "id" in c]
-    assert len(ids) == len(set(ids))
+    ids = [c["id"] for c in Controls(PAGE).controls if "id" in c and not c["template"]]
+    assert len(ids) == len(set(ids))  # with every check form made live
+
+
+def test_each_check_form_waits_in_a_template_named_as_it_is():
+    """The page and early-form.js find a form not shown yet by its template's data-system and
+    data-mode: they must be the form's own."""
+    later = re.findall(r'<template class="sysform-later"([^>]*)>\s*<fieldset class="sysform"'
+                       r' id="[^"]+"( data-system="[^"]+"(?: data-mode="[^"]+")?)[ >]', PAGE)
+    assert all(template == form for template, form in later)
+    assert sorted(form for _, form in later) == sorted(
+        f' data-system="{system}"' + (f' data-mode="{mode}"' if mode else "")
+        for system, description in skillcheck.SYSTEMS.items()
+        for mode in description.get("modes") or [None])
 
 
 SET_ANOTHER_WAY = {"keep": "tapping another card in the result"}

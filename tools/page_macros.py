@@ -17,7 +17,8 @@ value. The expansion keeps the macro line's indentation. Macros:
 
     sc-form       system legend              a system's form: every field it shows, numbers
                                              then switches, then its own-draw box; ids
-                                             `{system}-{name}`
+                                             `{system}-{name}`; in the <template> it waits
+                                             in until first shown (py/app/dom.py)
     sc-field      id field [hint]            one field of the engine ("flip.take7"), named as the
                                              engine names it; hint= says it another way there
     sc-own-draw   id system                  the system's "Enter my own cards/dice" box
@@ -268,12 +269,14 @@ def system_form(a: Attrs) -> list[str]:
     inner = [*(line for spec in shown(system)
                for line in box(spec, f"{system}-{spec['name']}", spec["name"])),
              *own_draw_box(system, f"{system}-{SYSTEMS[system]['draw']['label']}")]
-    return [f'<fieldset class="sysform" id="form-{system}" data-system="{system}">',
-            f'  <legend>{legend}</legend>',
-            '  <div class="grid">',
-            *("    " + line for line in inner),
-            '  </div>',
-            '</fieldset>']
+    return [f'<template class="sysform-later" data-system="{system}">',
+            f'  <fieldset class="sysform" id="form-{system}" data-system="{system}">',
+            f'    <legend>{legend}</legend>',
+            '    <div class="grid">',
+            *("      " + line for line in inner),
+            '    </div>',
+            '  </fieldset>',
+            '</template>']
 
 
 def field(a: Attrs) -> list[str]:

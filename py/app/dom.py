@@ -26,6 +26,7 @@ from . import forms
 from .result_html import sentence_case, side_title
 
 _BUBBLES = to_js({"bubbles": True})
+LATER = "template.sysform-later"  # a check form not shown yet (see active_form)
 
 
 def checked(name: str) -> str | None:
@@ -35,9 +36,11 @@ def checked(name: str) -> str | None:
 
 
 def shown() -> tuple[str, str | None]:
-    """(system, mode) the pickers show; mode only for a system whose forms have modes."""
+    """(system, mode) the pickers show; mode only for a system whose forms have modes (a form
+    not shown yet is still its template, which names them too)."""
     system = checked("system") or "flip"
-    has_modes = len(web.page.find(f'.sysform[data-system="{system}"][data-mode]'))
+    has_modes = len(web.page.find(
+        f':is(.sysform, {LATER})[data-system="{system}"][data-mode]'))
     return system, (checked("mode") if has_modes else None)
 
 
@@ -65,9 +68,17 @@ def choose(system: object, mode: object) -> bool:
 
 
 def active_form():
+    """The shown check form. index.html ships each form as a <template> (parsed, never laid
+    out: the page starts sooner); the first time one is shown it is made live where its
+    template stood, as static/js/early-form.js does for a choice made before Python loads."""
     system, mode = shown()
-    selector = f'.sysform[data-system="{system}"]' + (f'[data-mode="{mode}"]' if mode else "")
-    return web.page.find(selector)[0]
+    selector = f'[data-system="{system}"]' + (f'[data-mode="{mode}"]' if mode else "")
+    found = web.page.find(".sysform" + selector)
+    if len(found):
+        return found[0]
+    later = web.page.find(LATER + selector)[0]._dom_element
+    later.replaceWith(later.content.cloneNode(True))
+    return web.page.find(".sysform" + selector)[0]
 
 
 def controls(form, closed_too: bool = False) -> list[tuple[str, str, object]]:
@@ -173,10 +184,10 @@ def skill_options(skills: list[dict]) -> str:
         f'{" · Advanced" if s.get("type") == "Advanced" else ""}</option>' for s in skills)
 
 
-def fill_skills(skills: list[dict]) -> None:
-    """Offer the rulebook's skill list in every skill picker (once, at boot)."""
+def fill_skills(form, skills: list[dict]) -> None:
+    """Offer the rulebook's skill list in each skill picker of `form` (once, when first shown)."""
     options = skill_options(skills)
-    for select in web.page.find("select[data-skill-picker]"):
+    for select in form.find("select[data-skill-picker]"):
         select._dom_element.insertAdjacentHTML("beforeend", options)
 
 
@@ -224,12 +235,6 @@ def field_label(form, field: str) -> str:
     first = re.sub(r"\.[0-9]+\.", ".0.", field, count=1)
     label = label_of(form, field if _control(form, field) is not None else first)
     return f"{side_title(field)} · {label}" if "." in field else label
-
-
-def check_forms() -> list[tuple[str, str | None, object]]:
-    """(system, mode, form) of every check form on the page."""
-    return [(form.getAttribute("data-system"), form.getAttribute("data-mode"), form)
-            for form in web.page.find(".sysform")]
 
 
 def form_values(form) -> dict[str, object]:

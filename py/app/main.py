@@ -154,6 +154,7 @@ def show_system() -> None:
     web.page["roll"].textContent = description.get("button") or "Roll"
     window.history.replaceState(None, "", forms.fragment(system, mode))
     result_panel.clear(description.get("button") or "Roll")
+    prepare(dom.active_form(), system, mode)
     dom.sync(dom.active_form())
     characters_panel.render()
     show_odds()
@@ -206,6 +207,7 @@ def open_link(fresh: bool) -> None:
     """Show the system and mode the address names (#system=flip&mode=opposed); `fresh` also puts
     every form back as the page first drew it, as for a newly opened link."""
     if fresh:
+        session.afresh = True  # and the forms not shown yet as it draws them, once shown
         web.page["check"].reset()
         for group in web.page.find("#check [data-repeat]"):
             dom.reset_repeat(group.getAttribute("data-repeat"))
@@ -287,7 +289,6 @@ def boot() -> None:
         ("the roll log", lambda: log_panel.start(session, warnings)),
         ("the characters", lambda: characters_panel.start(session)),
         ("the last roll", lambda: result_panel.start(session)),
-        ("the skill lists", lambda: dom.fill_skills(list(SKILLS.values()))),
         ("the forms as you left them", restore_forms),
         ("the link", _open_address),
         ("the last result", lambda: result_panel.show_last(log_panel.log(),
@@ -328,13 +329,23 @@ def kept_forms() -> form_memory.FormMemory:
 
 
 def restore_forms() -> None:
-    """Every check form as the player left it before the page was reloaded."""
+    """The shown check form as the player left it before the page was reloaded; each other
+    form is, the first time it is shown (`prepare`)."""
     session.forms_kept = kept_forms()
     for mode in session.forms_kept.modes.values():
         dom.tick("mode", mode)
-    for system, mode, form in dom.check_forms():
-        dom.restore(form, session.forms_kept.of(system, mode), SKILLS)
-        dom.sync(form)
+    prepare(dom.active_form(), *dom.shown())
+    dom.sync(dom.active_form())
+
+
+def prepare(form, system: str, mode: str | None) -> None:
+    """A check form the first time it is shown: its skill lists, and what was kept of it
+    (whatever the player typed while Python was loading stays)."""
+    if form.id in session.prepared:
+        return
+    session.prepared.add(form.id)
+    dom.fill_skills(form, list(SKILLS.values()))
+    dom.restore(form, {} if session.afresh else session.forms_kept.of(system, mode), SKILLS)
 
 
 def remember_form() -> None:

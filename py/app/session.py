@@ -62,3 +62,5 @@ class Session:
     odds_task: object | None = None  # the pending odds refresh (an asyncio task)
     noted: list[tuple[object, str]] = field(default_factory=list)  # (form, field) notes shown
     forms_kept: FormMemory = field(default_factory=FormMemory)  # every form as last left, stored
+    prepared: set[str] = field(default_factory=set)  # ids of the check forms shown so far
+    afresh: bool = False  # a link opened afresh: forms shown later start as the page draws them

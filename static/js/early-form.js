@@ -1,9 +1,12 @@
-// The check form before Python has loaded. index.html runs this right after the system and mode
-// pickers, before the forms are parsed, so the first paint already shows the form the page will
-// keep: the one a #system=…&mode=… link names, else the one shown last (py/app/form_memory.py,
-// `opening`, makes the same choice once Python runs; a replay link is Python's to open). Also
-// the +/− steppers, which work from the first paint: one step, then the same input and change
-// events typing sends, so Python hears of it once it is there.
+// The check form before Python has loaded. index.html ships every system's and mode's form as a
+// <template> (parsed, but never styled or laid out, which makes each visit start sooner) and runs
+// this right after them, so the first paint already shows the form the page will keep, made
+// live: the one a #system=…&mode=… link names, else the one shown last (py/app/form_memory.py,
+// `opening`, makes the same choice once Python runs; a replay link is Python's to open). A form
+// the pickers choose later is made live the moment they change (py/app/dom.py, `active_form`,
+// does the same for a choice Python makes). Also the +/− steppers, which work from the first
+// paint: one step, then the same input and change events typing sends, so Python hears of it
+// once it is there.
 
 (() => {
   const radio = (name, value) =>
@@ -36,6 +39,20 @@
     return Boolean(found);
   };
 
+  const checked = (name) => document.querySelector(`input[type="radio"][name="${name}"]:checked`);
+
+  // The chosen form out of its template, into the page where the template stood; once only.
+  function live() {
+    const system = checked("system")?.value;
+    const mode = checked("mode")?.value;
+    for (const later of document.querySelectorAll("template.sysform-later")) {
+      const { system: its, mode: itsMode } = later.dataset;
+      if (its === system && (itsMode === undefined || itsMode === mode)) {
+        later.replaceWith(later.content.cloneNode(true));
+      }
+    }
+  }
+
   const kept = stored();
   for (const mode of Object.values(kept.modes && typeof kept.modes === "object" ? kept.modes : {})) {
     tick("mode", mode);
@@ -43,6 +60,11 @@
   const wanted = opening(kept);
   if (wanted && tick("system", wanted.system)) tick("mode", wanted.mode);
   else if (wanted) tick("system", "flip") && tick("mode", "unopposed");
+  live();
+  // Capturing: before the glue's own change handler, which reads the form made live here.
+  document.addEventListener("change", (event) => {
+    if (event.target.name === "system" || event.target.name === "mode") live();
+  }, true);
 
   document.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-step]");

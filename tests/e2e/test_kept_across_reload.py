@@ -157,3 +157,40 @@ def test_after_a_luck_spend_the_box_comes_down_and_roll_and_re_roll_still_work(p
                             ".entries.length > n", arg=before)
     expect(phone.locator("#form-error")).to_be_empty()
     expect(luck).not_to_have_attribute("aria-invalid", "true")
+
+
+def test_only_the_shown_form_is_built_and_each_keeps_what_was_typed(phone, app_url):
+    """The forms not shown wait as templates (so a visit is ready sooner); one is built the
+    first time it is chosen, and a form once built keeps what the player typed in it."""
+    reload(phone, app_url + "#system=fluke")
+    expect(phone.locator("#check .sysform")).to_have_count(1)
+    expect(phone.locator("#check template.sysform-later")).to_have_count(7)
+    fill(phone.locator("#form-fluke"), "Dice to roll", 4)
+    phone.locator("#pick-flip").check()
+    phone.locator("#mode-opposed").check()
+    opposed = phone.locator("#form-flip-opposed")
+    expect(opposed).to_be_visible()
+    initiator = opposed.get_by_role("group", name="Initiator")
+    initiator.get_by_label("Skill", exact=True).select_option("Athletics")  # its skill list
+    expect(initiator.locator(".aspect-hint").first).to_have_text("(HS)")
+    expect(phone.locator("#check .sysform")).to_have_count(3)  # unopposed on the way
+    phone.locator("#pick-fluke").check()
+    expect(labelled(phone.locator("#form-fluke"), "Dice to roll")).to_have_value("4")
+    phone.locator("#pick-flip").check()
+    expect(initiator.get_by_label("Skill", exact=True)).to_have_value("Athletics")
+
+
+def test_a_link_opened_afresh_leaves_forms_not_shown_yet_as_the_page_draws_them(phone, app_url):
+    form = open_form(phone, "pool")
+    for label, value in POOL.items():
+        fill(form, label, value)
+    phone.wait_for_function("() => JSON.parse(localStorage.getItem('skillcheck.forms'))"
+                            ".shown.system === 'pool'")
+    reload(phone, app_url + "#system=fluke")  # the pool form is not built
+    phone.evaluate("location.hash = '#system=swift'")  # a link opened in this tab
+    expect(phone.locator("#form-swift")).to_be_visible()
+    phone.locator("#pick-pool").check()
+    expect(phone.locator("#form-pool")).to_be_visible()
+    assert phone.locator("#form-pool input").evaluate_all("""boxes => boxes.filter(box =>
+        box.type === "checkbox" ? box.checked !== box.defaultChecked
+        : box.value !== box.defaultValue).map(box => box.name)""") == []

@@ -40,8 +40,10 @@ def test_counts_agree_with_their_nouns_and_helpers_stay_helpers(app):
 def test_each_system_has_one_name_and_no_picker_is_clipped_at_320_px(app):
     for system, described in skillcheck.SYSTEMS.items():
         name = described["label"]
-        expect(app.get_by_role("radio", name=name, exact=True)).to_have_count(1)
+        picker = app.get_by_role("radio", name=name, exact=True)
+        expect(picker).to_have_count(1)
         if system != "flip":  # the card flip's forms are named by their kind of flip
+            picker.check()
             expect(app.locator(f'.sysform[data-system="{system}"] > legend')).to_have_text(name)
         expect(app.locator("#log-filter option", has_text=name)).to_have_count(1)
     app.set_viewport_size({"width": 320, "height": 700})
