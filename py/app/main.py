@@ -154,8 +154,9 @@ def show_system() -> None:
     web.page["roll"].textContent = description.get("button") or "Roll"
     window.history.replaceState(None, "", forms.fragment(system, mode))
     result_panel.clear(description.get("button") or "Roll")
-    prepare(dom.active_form(), system, mode)
-    dom.sync(dom.active_form())
+    form = dom.active_form()
+    prepare(form, system, mode)
+    dom.sync(form)
     characters_panel.render()
     show_odds()
 
@@ -334,8 +335,9 @@ def restore_forms() -> None:
     session.forms_kept = kept_forms()
     for mode in session.forms_kept.modes.values():
         dom.tick("mode", mode)
-    prepare(dom.active_form(), *dom.shown())
-    dom.sync(dom.active_form())
+    form = dom.active_form()
+    prepare(form, *dom.shown())
+    dom.sync(form)
 
 
 def prepare(form, system: str, mode: str | None) -> None:
