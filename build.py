@@ -389,7 +389,7 @@ def preload_tags() -> str:
 
 
 BYTECODE_TOOL = ROOT / "tools" / "bytecode"
-BYTECODE_INPUTS = ("compile.mjs", "compile.py")
+BYTECODE_INPUTS = ("compile.mjs", "compile.py", "runtime.mjs")
 BYTECODE_CACHE = ROOT / "build" / "bytecode"  # same inputs, same archive (and snapshot key)
 
 
@@ -444,7 +444,8 @@ def trim_stdlib(dist: Path) -> bool:
     config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
     inputs = [*sorted((dist / "static" / "vendor").rglob("*.*js")), dist / STDLIB, dist / PY_ENTRY,
               *(dist / name for name in config["files"]), SNAPSHOT_TOOL / "preload.py",
-              *sorted(STDLIB_TOOL.glob("trim.*")), BYTECODE_TOOL / "compile.py"]
+              *sorted(STDLIB_TOOL.glob("trim.*")),
+              *(BYTECODE_TOOL / name for name in ("compile.py", "runtime.mjs"))]
     key = _digest(node.encode(), json.dumps(config["files"]).encode(),
                   *(path.read_bytes() for path in inputs))
     cached = STDLIB_CACHE / "python_stdlib.zip"

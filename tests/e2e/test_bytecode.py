@@ -4,7 +4,8 @@ snapshot: every iPhone, and any start that falls back) imports the app from it w
 A probe page beside the app boots the runtime the normal way on the app's own sources archive,
 counts every module Python compiles from source while it imports the rules, the pure glue modules
 and PyScript's `pyscript.web` (PyScript writes its package as source at every start; the archive
-carries its bytecode), and lists them in <html data-compiled>.
+carries its bytecode), and lists them in <html data-compiled>; and which functions' bytecode keeps
+column positions (tools/bytecode/runtime.mjs compiles without them) in <html data-columns>.
 """
 
 from __future__ import annotations
@@ -42,8 +43,16 @@ import app.characters, app.forms, app.links, app.log_model, app.result_html  # n
 import pyscript.web
 import skillcheck
 
+
+
+def columns(function) -> bool:  # its bytecode keeps column positions (a traceback's ^^^)
+    return any(start is not None for _, _, start, _ in function.__code__.co_positions())
+
+
 root = document.documentElement
 root.dataset.compiled = json.dumps(compiled)
+root.dataset.columns = json.dumps([function.__qualname__ for function in (
+    counted, skillcheck.odds, app.forms.request_from, json.dumps) if columns(function)])
 root.dataset.rules = str(len(skillcheck.SYSTEMS))
 root.dataset.ready = "true"
 </script></body></html>
@@ -90,3 +99,6 @@ def test_a_normal_boot_imports_the_app_without_compiling_it(
     page = boot(fresh_context.new_page(), serve_dist(site).url + "probe.html")
     assert int(page.evaluate("document.documentElement.dataset.rules")) >= 4
     assert json.loads(page.evaluate("document.documentElement.dataset.compiled")) == []
+    # Bytecode without column positions, the app's and the library's (a fifth smaller
+    # compressed); what the page compiles itself keeps them.
+    assert json.loads(page.evaluate("document.documentElement.dataset.columns")) == ["counted"]

@@ -1,16 +1,14 @@
 // node compile.mjs RUNTIME ARCHIVE: rewrites the zip ARCHIVE with each module's bytecode beside it
 // (compile.py), compiled by the Pyodide in the folder RUNTIME, so that its Python can use it.
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { loadRuntime } from "./runtime.mjs";
 
 const [runtime, archive] = process.argv.slice(2);
 if (!runtime || !archive) {
   console.error("usage: node compile.mjs RUNTIME ARCHIVE");
   process.exit(2);
 }
-const { loadPyodide } = await import(pathToFileURL(join(runtime, "pyodide.mjs")).href);
-const pyodide = await loadPyodide({ indexURL: runtime + "/" });
+const pyodide = await loadRuntime(runtime);
 pyodide.FS.writeFile("/tmp/sources.zip", readFileSync(archive));
 const namespace = pyodide.toPy({});
 pyodide.runPython(readFileSync(new URL("compile.py", import.meta.url), "utf8"), {

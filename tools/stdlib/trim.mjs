@@ -7,7 +7,7 @@
 // those seen imported) and prints its sizes.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { loadRuntime } from "../bytecode/runtime.mjs";
 
 const [dist, report] = process.argv.slice(2);
 if (!dist || !report) {
@@ -16,8 +16,7 @@ if (!dist || !report) {
 }
 const runtime = join(dist, "static", "vendor", "pyodide");
 const stdlibPath = join(runtime, "python_stdlib.zip");
-const { loadPyodide } = await import(pathToFileURL(join(runtime, "pyodide.mjs")).href);
-const pyodide = await loadPyodide({ indexURL: runtime + "/", _sysExecutable: "./this.program" });
+const pyodide = await loadRuntime(runtime, { _sysExecutable: "./this.program" });
 
 const tools = new URL("../", import.meta.url);
 for (const file of ["snapshot/preload.py", "stdlib/trim.py", "bytecode/compile.py"]) {
