@@ -331,13 +331,12 @@ def kept_forms() -> form_memory.FormMemory:
 
 def restore_forms() -> None:
     """The shown check form as the player left it before the page was reloaded; each other
-    form is, the first time it is shown (`prepare`)."""
+    form is, the first time it is shown (`prepare`). The link's step shows it next, and
+    carries out its links (`show_system`)."""
     session.forms_kept = kept_forms()
     for mode in session.forms_kept.modes.values():
         dom.tick("mode", mode)
-    form = dom.active_form()
-    prepare(form, *dom.shown())
-    dom.sync(form)
+    prepare(dom.active_form(), *dom.shown())
 
 
 def prepare(form, system: str, mode: str | None) -> None:
