@@ -155,7 +155,7 @@ def show_system() -> None:
     window.history.replaceState(None, "", forms.fragment(system, mode))
     result_panel.clear(description.get("button") or "Roll")
     form = dom.active_form()
-    prepare(form, system, mode)
+    prepare(form)
     dom.sync(form)
     characters_panel.render()
     show_odds()
@@ -336,17 +336,18 @@ def restore_forms() -> None:
     session.forms_kept = kept_forms()
     for mode in session.forms_kept.modes.values():
         dom.tick("mode", mode)
-    prepare(dom.active_form(), *dom.shown())
+    prepare(dom.active_form())
 
 
-def prepare(form, system: str, mode: str | None) -> None:
+def prepare(form) -> None:
     """A check form the first time it is shown: its skill lists, and what was kept of it
     (whatever the player typed while Python was loading stays)."""
     if form.id in session.prepared:
         return
     session.prepared.add(form.id)
     dom.fill_skills(form, list(SKILLS.values()))
-    dom.restore(form, {} if session.afresh else session.forms_kept.of(system, mode), SKILLS)
+    kept = session.forms_kept.of(form.getAttribute("data-system"), form.getAttribute("data-mode"))
+    dom.restore(form, {} if session.afresh else kept, SKILLS)
 
 
 def remember_form() -> None:
