@@ -44,7 +44,6 @@ import pyscript.web
 import skillcheck
 
 
-
 def columns(function) -> bool:  # its bytecode keeps column positions (a traceback's ^^^)
     return any(start is not None for _, _, start, _ in function.__code__.co_positions())
 
