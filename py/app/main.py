@@ -189,9 +189,9 @@ def on_input(event) -> None:
 
 @browser.button_clicks("#check")
 def on_form_button(button) -> None:
-    if button.hasAttribute("data-step"):
-        dom.step(button)
-    elif not dom.repeat_button(button, added=lambda _: apply_skills(dom.active_form())):
+    """A repeated group's add or remove button. (A box's −/+ are early-form.js's, from before
+    Python runs: one step, then the input and change events that typing sends.)"""
+    if not dom.repeat_button(button, added=lambda _: apply_skills(dom.active_form())):
         return
     dom.sync(dom.active_form())
     leave_replay()

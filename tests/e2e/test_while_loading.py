@@ -96,3 +96,18 @@ def test_a_page_without_a_link_shows_the_form_kept_from_the_last_visit(held, app
     frames = [f for f in page.evaluate("framesSeen") if f["shown"]]
     assert {tuple(f["shown"]) for f in frames} == {("form-fluke",)}, "another form flashed"
     expect(page.locator("#form-fluke")).to_be_visible()
+
+
+def test_once_python_runs_a_stepper_steps_once_and_nothing_goes_wrong(app):
+    """The steppers are early-form.js's alone; the glue's click handler for the form's buttons
+    once also took them for its own, failed on each click, and said something went wrong."""
+    errors: list[str] = []
+    app.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    skill = labelled(app.locator("#form-flip-unopposed"), "Rank")
+    odds = app.locator("#odds").inner_html()
+    skill.locator("xpath=following-sibling::button[1]").click()
+    expect(skill).to_have_value(str(int(skill.get_attribute("value")) + 1))
+    expect(app.locator("#odds")).not_to_have_js_property("innerHTML", odds)  # worked out again
+    app.evaluate("0")  # what the page said before this answer has reached the test
+    expect(app.locator("#form-error")).to_be_empty()
+    assert errors == []
