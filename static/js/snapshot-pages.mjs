@@ -17,8 +17,9 @@ import { chunks } from "./runtime-downloads.mjs";
 // The snapshot from a stream of its pages: the number of runs of them and each run's (offset,
 // length), in order, then the pages, all read as they arrive. Every run must lie inside the
 // snapshot, after the one before it, and the stream must be exactly the manifest's pages_bytes
-// long. { runs: [[offset, length], …], pages, size: the snapshot's bytes with its zeros }.
-// (Exported for tests/e2e/test_startup.py.)
+// long. { runs: [[offset, length], …], pages, size: the snapshot's bytes with its zeros }, where
+// `pages` are the stream's own chunks, in order: gathered into one buffer first, the 12.8 MB
+// were copied twice and held twice (docs/performance.md). (Exported for tests/e2e/test_startup.py.)
 export async function place(stream, name, entry) {
   const input = exactly(stream, entry.pages_bytes, name);
   const count = new DataView((await input.read(4)).buffer).getUint32(0, true);
@@ -40,7 +41,7 @@ export async function place(stream, name, entry) {
   if (4 + count * 8 + total !== entry.pages_bytes) {
     throw new Error(`${name}: its table does not account for its pages`);
   }
-  const pages = await input.read(total);
+  const pages = await input.parts(total);
   await input.end();
   return { runs, pages, size: entry.raw_bytes };
 }
@@ -77,27 +78,48 @@ export function restoring(snapshot, runtime) {
 // Pyodide's layout (a u32 each); it lies in the first run of pages.
 function header({ runs, pages }) {
   const at = runs.length && runs[0][0] === 0 && runs[0][1] >= 8
-    ? new DataView(pages.buffer, pages.byteOffset, 8).getUint32(4, true) : -1;
+    ? new DataView(reader(pages).take(new Uint8Array(8)).buffer).getUint32(4, true) : -1;
   if (at < 8 || at % 4 || at > runs[0][1]) {
     throw new Error("the snapshot's pages do not start with its header");
   }
-  return pages.slice(0, at);
+  return reader(pages).take(new Uint8Array(at));
 }
 
 // The pages into `memory`, the snapshot's first `skip` bytes (its header) left out, and zeros
 // between them: what the memory holds there already is read, and cleared if it is not zeros.
 // (Exported for tests/e2e/test_startup.py.)
 export function spread(memory, { runs, pages, size }, skip) {
-  let from = 0;
+  const source = reader(pages);
   let end = skip;
   for (const [offset, length] of runs) {
     zeros(memory, end - skip, offset - skip);
     const start = Math.max(offset, skip);
-    memory.set(pages.subarray(from + start - offset, from + length), start - skip);
-    from += length;
+    const kept = Math.max(0, offset + length - start);
+    source.take(null, length - kept); // the header's bytes
+    source.take(memory.subarray(start - skip, start - skip + kept));
     end = Math.max(end, offset + length);
   }
   zeros(memory, end - skip, size - skip);
+}
+
+// Bytes taken in order from `parts` (Uint8Arrays): take(target) fills target and returns it;
+// take(null, length) passes over `length` bytes.
+function reader(parts) {
+  let index = 0;
+  let at = 0;
+  return {
+    take(target, length = target.length) {
+      for (let filled = 0; filled < length;) {
+        const part = parts[index];
+        const step = Math.min(part.length - at, length - filled);
+        target?.set(part.subarray(at, at + step), filled);
+        filled += step;
+        at += step;
+        if (at === part.length) [index, at] = [index + 1, 0];
+      }
+      return target;
+    },
+  };
 }
 
 // memory[start:stop] as zeros, written only if it is not: read four bytes at a time, except at
@@ -117,34 +139,37 @@ function allZero(words) {
   return true;
 }
 
-// A stream read in exact amounts, which must come to `size` bytes in all, no more, no fewer: its
-// chunks copied into each amount. Not through a BYOB reader, though Chromium's and Firefox's bodies
-// offer one that reads straight into the pages (16 ms against 28 to place them): in Chromium
-// 156 a body from Cache Storage read that way sometimes never came (5 starts in 164, each soon
-// after the service worker installed; none in 400 read from chunks; docs/performance.md).
+// A stream read in exact amounts, which must come to `size` bytes in all, no more, no fewer: each
+// amount as the parts of the stream's chunks that hold it (views: nothing copied), or copied into
+// one array (read). Not through a BYOB reader, though Chromium's and Firefox's bodies offer one
+// that reads straight into the pages (16 ms against 28 to place them): in Chromium 156 a body from
+// Cache Storage read that way sometimes never came (5 starts in 164, each soon after the service
+// worker installed; none in 400 read from chunks; docs/performance.md).
 function exactly(stream, size, name) {
   const source = chunks(stream);
   let chunk = new Uint8Array(0);
   let taken = 0;
   const short = () => new Error(`${name}: not ${size} bytes`);
-  return {
-    async read(length) {
-      if (taken + length > size) throw short();
-      const target = new Uint8Array(length);
-      for (let filled = 0; filled < length;) {
-        if (!chunk.length) {
-          const next = await source.next();
-          if (next.done) throw short();
-          chunk = next.value;
-        }
-        const part = chunk.subarray(0, length - filled);
-        target.set(part, filled);
-        filled += part.length;
-        chunk = chunk.subarray(part.length);
+  async function parts(length) {
+    if (taken + length > size) throw short();
+    const found = [];
+    for (let filled = 0; filled < length;) {
+      if (!chunk.length) {
+        const next = await source.next();
+        if (next.done) throw short();
+        chunk = next.value;
       }
-      taken += length;
-      return target;
-    },
+      const part = chunk.subarray(0, length - filled);
+      found.push(part);
+      filled += part.length;
+      chunk = chunk.subarray(part.length);
+    }
+    taken += length;
+    return found;
+  }
+  return {
+    parts,
+    read: async (length) => reader(await parts(length)).take(new Uint8Array(length)),
     async end() {
       if (taken !== size || chunk.length || !(await source.next()).done) throw short();
     },

@@ -339,49 +339,68 @@ def test_the_loader_puts_each_run_of_pages_in_its_place_and_zeros_between(booted
     assert booted.evaluate(LYING_TABLE) == "pages: no table of its pages"
 
 
+# The pages as place() gives them: the stream's chunks, here of `part` bytes each (run by run).
+PARTS = """(runs, part) => {
+  const pages = new Uint8Array(runs.flatMap(([, length], run) => Array(length).fill(run + 1)));
+  const parts = [];
+  for (let at = 0; at < pages.length; at += part) parts.push(pages.subarray(at, at + part));
+  return parts;
+}"""
 # spread() as the runtime's restore calls it: the snapshot's first `skip` bytes (its header) left
 # out, into a memory holding what its instantiation wrote (`written`: offset, byte).
-SPREAD = """async ([runs, size, skip, written]) => {
+SPREAD = """async ([runs, size, skip, written, part]) => {
   const { spread } = await import("./static/js/snapshot-pages.mjs");
-  const pages = new Uint8Array(runs.flatMap(([, length], run) => Array(length).fill(run + 1)));
+  const pages = (PARTS)(runs, part);
   const memory = new Uint8Array(size - skip);
   for (const [offset, byte] of written) memory[offset] = byte;
   spread(memory, { runs, pages, size }, skip);
   return Array.from(memory);
-}"""
+}""".replace("PARTS", PARTS)
 
 
-def test_the_restore_copies_the_pages_after_the_header_and_clears_what_is_not_zero(booted):
-    spread = functools.partial(booted.evaluate, SPREAD)
+@pytest.mark.parametrize("part", [64, 3, 1], ids=["one chunk", "3-byte chunks", "1-byte chunks"])
+def test_the_restore_copies_the_pages_after_the_header_and_clears_what_is_not_zero(booted, part):
+    def spread(runs, size, skip, written):
+        return booted.evaluate(SPREAD, [runs, size, skip, written, part])
+
     runs = [[0, 4], [8, 4]]
-    assert spread([runs, 16, 4, []]) == [0, 0, 0, 0, 2, 2, 2, 2, 0, 0, 0, 0]
-    assert spread([runs, 16, 2, []]) == [1, 1, 0, 0, 0, 0, 2, 2, 2, 2, 0, 0, 0, 0]
+    assert spread(runs, 16, 4, []) == [0, 0, 0, 0, 2, 2, 2, 2, 0, 0, 0, 0]
+    assert spread(runs, 16, 2, []) == [1, 1, 0, 0, 0, 0, 2, 2, 2, 2, 0, 0, 0, 0]
     # a byte the instantiation wrote where the snapshot has zeros, in a gap and after the pages,
     # at aligned and unaligned places; under a run it is overwritten
-    assert spread([runs, 16, 2, [[3, 5], [12, 9], [7, 9]]]) == \
+    assert spread(runs, 16, 2, [[3, 5], [12, 9], [7, 9]]) == \
         [1, 1, 0, 0, 0, 0, 2, 2, 2, 2, 0, 0, 0, 0]
-    assert spread([runs, 40, 4, [[30, 1]]]) == [0, 0, 0, 0, 2, 2, 2, 2] + [0] * 28
+    assert spread(runs, 40, 4, [[30, 1]]) == [0, 0, 0, 0, 2, 2, 2, 2] + [0] * 28
+    assert spread([[0, 3], [4, 5], [12, 2]], 16, 0, []) == \
+        [1, 1, 1, 0, 2, 2, 2, 2, 2, 0, 0, 0, 3, 3, 0, 0]
 
 
 # The runtime is given only the snapshot's header, which must open its first run of pages.
-HEADER = """async (runs) => {
+HEADER = """async ([runs, part]) => {
   const { restoring } = await import("./static/js/snapshot-pages.mjs");
   const pages = new Uint8Array(runs.reduce((sum, [, length]) => sum + length, 0));
-  new DataView(pages.buffer).setUint32(4, 16, true); // where Pyodide's header says memory starts
+  const view = new DataView(pages.buffer);
+  view.setUint32(0, 0x01020304); // Pyodide's magic number, say
+  view.setUint32(4, 16, true); // where Pyodide's header says memory starts
+  const parts = [];
+  for (let at = 0; at < pages.length; at += part) parts.push(pages.subarray(at, at + part));
   const runtime = new URL("static/vendor/pyodide/", location.href).href;
-  const options = restoring(Promise.resolve({ runs, pages, size: 64 }), runtime);
+  const options = restoring(Promise.resolve({ runs, pages: parts, size: 64 }), runtime);
   try {
-    return (await options._loadSnapshot).length;
+    return Array.from(await options._loadSnapshot);
   } catch (error) {
     return error.message;
   }
 }"""
 
 
-def test_the_runtime_gets_the_snapshots_header_alone(booted):
-    assert booted.evaluate(HEADER, [[0, 24], [32, 8]]) == 16
-    assert booted.evaluate(HEADER, [[8, 24]]) == "the snapshot's pages do not start with its header"
-    assert booted.evaluate(HEADER, [[0, 12]]) == "the snapshot's pages do not start with its header"
+@pytest.mark.parametrize("part", [64, 3], ids=["one chunk", "3-byte chunks"])
+def test_the_runtime_gets_the_snapshots_header_alone(booted, part):
+    assert booted.evaluate(HEADER, [[[0, 24], [32, 8]], part]) == [1, 2, 3, 4, 16] + [0] * 11
+    assert booted.evaluate(HEADER, [[[8, 24]], part]) == \
+        "the snapshot's pages do not start with its header"
+    assert booted.evaluate(HEADER, [[[0, 12]], part]) == \
+        "the snapshot's pages do not start with its header"
 
 
 def test_the_started_runtime_holds_the_snapshots_header_and_not_the_snapshot(booted):
