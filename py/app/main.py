@@ -105,6 +105,13 @@ def odds_soon() -> None:
     session.odds_task = asyncio.ensure_future(_odds_soon())
 
 
+def odds_pending() -> bool:
+    """A change to the form is waiting for its odds. Every change to a check form asks for
+    them, and working them out keeps the form (`show_odds`): so none is waiting, the form is
+    kept as it is, and the page can go without keeping it again (5 ms of a reload)."""
+    return session.odds_task is not None and not session.odds_task.done()
+
+
 # ---------------------------------------------------------------------------------------------
 # flip or roll
 # ---------------------------------------------------------------------------------------------
@@ -152,7 +159,9 @@ def show_system() -> None:
     system, mode = dom.shown()
     description = skillcheck.SYSTEMS.get(system, {})
     web.page["roll"].textContent = description.get("button") or "Roll"
-    window.history.replaceState(None, "", forms.fragment(system, mode))
+    fragment = forms.fragment(system, mode)
+    if str(window.location.hash) != fragment:  # a boot's link says so already: 3 ms saved
+        window.history.replaceState(None, "", fragment)
     result_panel.clear(description.get("button") or "Roll")
     form = dom.active_form()
     prepare(form)
@@ -275,7 +284,8 @@ def on_storage(event) -> None:
 @guarded
 def on_pagehide(event) -> None:
     browser.run_pending()  # what a roll has not yet written down, before the page goes
-    remember_form()  # and the form as it is, typed a moment ago
+    if odds_pending():  # a change the odds, which keep the form, have not yet seen
+        remember_form()
 
 
 def boot() -> None:

@@ -194,3 +194,37 @@ def test_a_link_opened_afresh_leaves_forms_not_shown_yet_as_the_page_draws_them(
     assert phone.locator("#form-pool input").evaluate_all("""boxes => boxes.filter(box =>
         box.type === "checkbox" ? box.checked !== box.defaultChecked
         : box.value !== box.defaultValue).map(box => box.name)""") == []
+
+
+# A helper added (the one change to a form that does not keep it at once, as typing does), then
+# the page goes, in one task: the odds, which keep the form, have not run. How many times the
+# page wrote the kept forms as it went, and the helpers' ranks they hold.
+ADD_AND_GO = """(button, add) => {
+  const set = Storage.prototype.setItem;
+  let writes = 0;
+  Storage.prototype.setItem = function (key, value) {
+    writes += key === "skillcheck.forms";
+    return set.call(this, key, value);
+  };
+  try {
+    if (add) button.click();
+    dispatchEvent(new PageTransitionEvent("pagehide"));
+  } finally {
+    Storage.prototype.setItem = set;
+  }
+  const kept = JSON.parse(localStorage.getItem("skillcheck.forms")).values["flip/team"];
+  return [writes, Object.keys(kept).filter((name) => /^secondaries[.][0-9]+[.]rank$/.test(name))];
+}"""
+
+
+def test_the_page_keeps_the_form_as_it_goes_only_when_a_change_waits_for_its_odds(phone):
+    form = open_form(phone, "flip", "team")
+    odds = phone.locator("#odds")
+    before = odds.inner_html()
+    fill(form, "Difficulty", "")
+    fill(form, "DTN", 16)
+    expect(odds).not_to_have_js_property("innerHTML", before)  # worked out for DTN 16
+    add = form.get_by_role("button", name="Add a helper")
+    assert add.evaluate(ADD_AND_GO, False) == [0, ["secondaries.0.rank"]]  # kept already
+    assert add.evaluate(ADD_AND_GO, True) == [1, ["secondaries.0.rank", "secondaries.1.rank"]]
+    expect(form.get_by_role("group", name="Helper 2")).to_be_visible()
