@@ -88,9 +88,8 @@ async function start() {
   // takes to download (2 s on Slow 4G), and it is needed only once the runtime is up. It
   // downloads while the runtime starts instead. On a fast link, or from the worker's cache, it
   // is fetched as soon as the link is known: waiting could only put it in the runtime's way.
-  const sources = downloads.linkMbps()
-    .then((mbps) => (mbps !== null && mbps < FAST_LINK_MBPS ? downloads.arrived : null))
-    .then(() => fetchSources(SOURCES));
+  const sources = downloads.linkMbps().then((mbps) => (mbps !== null && mbps < FAST_LINK_MBPS
+    ? downloads.afterArrival(() => fetchSources(SOURCES)) : fetchSources(SOURCES)));
   sources.catch(() => {}); // awaited once the runtime is up; no unhandled rejection meanwhile
   try {
     const pyodide = await boot({ indexURL: RUNTIME }, downloads);
