@@ -339,9 +339,8 @@ def test_the_loader_puts_each_run_of_pages_in_its_place_and_zeros_between(booted
     assert booted.evaluate(LYING_TABLE) == "pages: no table of its pages"
 
 
-# The pages as place() gives them: the stream's chunks, here of `part` bytes each (run by run).
-PARTS = """(runs, part) => {
-  const pages = new Uint8Array(runs.flatMap(([, length], run) => Array(length).fill(run + 1)));
+# Pages as place() gives them: the stream's chunks, here of `part` bytes each.
+CHUNKS = """(pages, part) => {
   const parts = [];
   for (let at = 0; at < pages.length; at += part) parts.push(pages.subarray(at, at + part));
   return parts;
@@ -350,12 +349,13 @@ PARTS = """(runs, part) => {
 # out, into a memory holding what its instantiation wrote (`written`: offset, byte).
 SPREAD = """async ([runs, size, skip, written, part]) => {
   const { spread } = await import("./static/js/snapshot-pages.mjs");
-  const pages = (PARTS)(runs, part);
+  const pages = (CHUNKS)(
+    new Uint8Array(runs.flatMap(([, length], run) => Array(length).fill(run + 1))), part);
   const memory = new Uint8Array(size - skip);
   for (const [offset, byte] of written) memory[offset] = byte;
   spread(memory, { runs, pages, size }, skip);
   return Array.from(memory);
-}""".replace("PARTS", PARTS)
+}""".replace("CHUNKS", CHUNKS)
 
 
 @pytest.mark.parametrize("part", [64, 3, 1], ids=["one chunk", "3-byte chunks", "1-byte chunks"])
@@ -382,16 +382,15 @@ HEADER = """async ([runs, part]) => {
   const view = new DataView(pages.buffer);
   view.setUint32(0, 0x01020304); // Pyodide's magic number, say
   view.setUint32(4, 16, true); // where Pyodide's header says memory starts
-  const parts = [];
-  for (let at = 0; at < pages.length; at += part) parts.push(pages.subarray(at, at + part));
   const runtime = new URL("static/vendor/pyodide/", location.href).href;
-  const options = restoring(Promise.resolve({ runs, pages: parts, size: 64 }), runtime);
+  const options = restoring(Promise.resolve({ runs, pages: (CHUNKS)(pages, part), size: 64 }),
+                            runtime);
   try {
     return Array.from(await options._loadSnapshot);
   } catch (error) {
     return error.message;
   }
-}"""
+}""".replace("CHUNKS", CHUNKS)
 
 
 @pytest.mark.parametrize("part", [64, 3], ids=["one chunk", "3-byte chunks"])
