@@ -108,7 +108,8 @@ def odds_soon() -> None:
 def odds_pending() -> bool:
     """A change to the form is waiting for its odds. Every change to a check form asks for
     them, and working them out keeps the form (`show_odds`): so none is waiting, the form is
-    kept as it is, and the page can go without keeping it again (5 ms of a reload)."""
+    kept as it is, and the page can go without keeping it again. Python's work as the page goes
+    made the reload after it 70–90 ms slower (docs/performance.md)."""
     return session.odds_task is not None and not session.odds_task.done()
 
 
