@@ -40,7 +40,6 @@ sys.path.insert(0, str(ROOT / "py"))
 from tools.page_macros import MacroError, expand  # noqa: E402
 
 DIST = ROOT / "dist"
-VENV = ROOT / ".venv"
 
 # ---------------------------------------------------------------------------------------------
 # vendor: the browser runtime, exactly the files the page requests
@@ -635,8 +634,31 @@ def ensure_venv(src: Path = ROOT) -> str:
     return str(python)
 
 
+# Exits 0 when pytest, given these arguments, collects tests and none of them is a browser test.
+NO_BROWSER_TESTS = """import sys, pytest
+class Selected:
+    e2e = True
+    def pytest_collection_finish(self, session):
+        self.e2e = any(item.get_closest_marker("e2e") for item in session.items)
+selected = Selected()
+code = pytest.main(["--collect-only", "-q", *sys.argv[1:]], plugins=[selected])
+sys.exit(1 if selected.e2e or code else 0)
+"""
+
+
+def runs_browser_tests(python: str, pytest_args: list[str], src: Path = ROOT) -> bool:
+    """Whether pytest would run any browser test (mark `e2e`) with these arguments: only those
+    need the vendored runtime, a build and the browsers, so `-m "not e2e"` or a unit test file
+    runs on a fresh clone with Python alone. When in doubt (collection fails), it says yes."""
+    collected = subprocess.run([python, "-c", NO_BROWSER_TESTS, *pytest_args], cwd=src,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return collected.returncode != 0
+
+
 def test(pytest_args: list[str]) -> int:
     python = ensure_venv()
+    if not runs_browser_tests(python, pytest_args):
+        return subprocess.run([python, "-m", "pytest", *pytest_args], cwd=ROOT).returncode
     vendor()
     build()
     chromium = find_chromium(python)

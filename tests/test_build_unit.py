@@ -6,6 +6,7 @@ import hashlib
 import json
 import struct
 import subprocess
+import sys
 import zipfile
 import zlib
 from pathlib import Path
@@ -313,12 +314,37 @@ def test_a_missing_engine_stops_the_test_run_with_the_line_that_installs_it(tmp_
                         ("XVFB", (str(tmp_path / "no-xvfb"),), "xvfb"))
     for step in ("ensure_venv", "vendor", "build"):
         monkeypatch.setattr(build, step, lambda *args, **kwargs: "python3")
+    monkeypatch.setattr(build, "runs_browser_tests", lambda python, args: True)
     monkeypatch.setattr(build, "find_chromium", lambda python: "/bin/true")
     ran = []
     monkeypatch.setattr(build.subprocess, "run", lambda *args, **kwargs: ran.append(args))
     with pytest.raises(build.BuildError, match=r"`apt-get install xvfb` \(or set XVFB\)"):
         build.test([])
     assert ran == []  # no pytest run that would skip the engine
+
+
+def test_a_run_without_browser_tests_needs_no_build_nor_browser(monkeypatch):
+    monkeypatch.setattr(build, "ensure_venv", lambda: "venv-python")
+    monkeypatch.setattr(build, "runs_browser_tests", lambda python, args: False)
+    for step in ("vendor", "build", "find_chromium", "find_engines"):
+        monkeypatch.setattr(build, step, lambda *args, step=step, **kwargs: pytest.fail(step))
+    ran = []
+    monkeypatch.setattr(build.subprocess, "run", lambda command, **kwargs: ran.append(command)
+                        or subprocess.CompletedProcess(command, 0))
+    assert build.test(["-m", "not e2e"]) == 0
+    assert ran == [["venv-python", "-m", "pytest", "-m", "not e2e"]]
+
+
+@pytest.mark.parametrize(("args", "browsers"), [
+    ([], True), (["-m", "not e2e"], False), (["test_rules.py"], False),
+    (["test_page.py"], True), (["-k", "no_such_test"], True),  # nothing collected: in doubt, yes
+])
+def test_browser_tests_are_told_by_what_pytest_would_run(tmp_path, args, browsers):
+    write(tmp_path / "pytest.ini", "[pytest]\nmarkers =\n    e2e: a browser test\n")
+    write(tmp_path / "test_rules.py", "def test_rule():\n    pass\n")
+    write(tmp_path / "test_page.py",
+          "import pytest\n\n@pytest.mark.e2e\ndef test_page():\n    pass\n")
+    assert build.runs_browser_tests(sys.executable, args, src=tmp_path) is browsers
 
 
 def launched(tmp_path, args: list[str], log: Path | None = None) -> subprocess.CompletedProcess:
