@@ -1,5 +1,6 @@
-"""The README and docs/: every link inside the repository leads somewhere, and the prose names the
-rule systems rather than the rulebook texts' numbers (those stay only in the contract's copy)."""
+"""The README and docs/: the README stays a short manual (detail goes to docs/), every link inside
+the repository leads somewhere, and the prose names the rule systems rather than the rulebook
+texts' numbers (those stay only in the contract's copy)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)|<img [^>]*src=\"([^\"]+)\"")
+README_MOST = 15_000  # bytes: "at most 15 KB", read strictly
 CONTRACT_COPY = ("\n## The contract\n", "\n## What Skill Check adds\n")
 
 
@@ -31,7 +33,7 @@ def anchors(doc: Path) -> set[str]:
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_every_link_inside_the_repository_leads_somewhere(doc):
-    for target in LINK.findall(doc.read_text(encoding="utf-8")):
+    for target in (link or image for link, image in LINK.findall(doc.read_text(encoding="utf-8"))):
         if re.match(r"[a-z]+:", target):
             continue
         path, _, anchor = target.partition("#")
@@ -39,6 +41,11 @@ def test_every_link_inside_the_repository_leads_somewhere(doc):
         assert linked.exists(), f"{doc.name}: {target} is missing"
         if anchor:
             assert anchor in anchors(linked), f"{doc.name}: {target} names no heading"
+
+
+def test_the_readme_is_a_short_manual():
+    size = len((ROOT / "README.md").read_bytes())
+    assert size <= README_MOST, f"README.md is {size} bytes: move detail into docs/"
 
 
 def test_the_slug_is_githubs():
