@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools" / "snapshot"))
+import preload  # noqa: E402  (the import reader the snapshot's preload already trusts)
 
 
 @dataclass(frozen=True)
@@ -61,23 +63,11 @@ def read_graph(package_dir: Path) -> Graph:
 
 def imports_of(tree: ast.Module, home: str, known: set[str]) -> set[str]:
     """The known modules (full dotted names) a module's source imports; `home` is the package
-    its relative imports start from."""
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found |= {deepest(alias.name, known) for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                up = home.split(".")
-                if node.level - 1 >= len(up):
-                    continue  # above the top package
-                up = up[:len(up) - (node.level - 1)]
-                base = ".".join([*up, base] if base else up)
-            for alias in node.names:  # `from x import y`: the module x.y if there is one
-                child = f"{base}.{alias.name}"
-                found.add(child if child in known else deepest(base, known))
-    return found - {None}
+    its relative imports start from. The names are read as the snapshot's preload reads them;
+    of a name and its parents only the longest counts (`from . import dom`: app.dom, not app)."""
+    names = preload.names_imported_by(ast.walk(tree), home, is_package=True)
+    longest = {name for name in names if not any(other.startswith(f"{name}.") for other in names)}
+    return {deepest(name, known) for name in longest} - {None}
 
 
 def deepest(name: str, known: set[str]) -> str | None:
