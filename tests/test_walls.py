@@ -17,9 +17,11 @@ RUNTIME = {"pyscript", "js", "pyodide"}
 
 
 def sources(*patterns: str) -> dict[str, str]:
-    """Files by path from the repository's root, read as text."""
+    """The project's files by path from the repository's root, read as text: not the npm
+    packages a tool installs beside itself (tools/snapshot/node_modules ships Node's own .py)."""
     return {path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8")
-            for pattern in patterns for path in sorted(ROOT.glob(pattern))}
+            for pattern in patterns for path in sorted(ROOT.glob(pattern))
+            if "node_modules" not in path.relative_to(ROOT).parts}
 
 
 def imports(path: str, source: str) -> set[str]:
