@@ -15,6 +15,14 @@
 
 import { fileOf, stopped } from "./boot-trouble.mjs";
 
+// The bytes a response's headers promise (0: they do not say, or it comes compressed, when they
+// count the compressed ones). Firefox ends a body the connection broke off short of that without
+// an error: it has to be compared.
+function sent(response) {
+  if (response.headers.get("Content-Encoding")) return 0;
+  return Number(response.headers.get("Content-Length")) || 0;
+}
+
 // build.py reads this line for the download bar's total (counted_downloads): keep it one line.
 const FILES = ["pyodide.asm.wasm", "python_stdlib.zip"];
 // The SHA-256 in this build of each file read from the worker's cache (cached, below): build.py
@@ -95,11 +103,14 @@ export function startDownloads(runtime) {
   const mbps = () => (2 * timedBytes * 8) / 1e6 / ((performance.now() - requested) / 1000);
   async function count(response, timed) {
     if (!response.body) return;
+    let bytes = 0;
     for await (const chunk of chunks(response.clone().body)) {
       if (timed) timedBytes += chunk.byteLength;
+      bytes += chunk.byteLength;
       downloads.received += chunk.byteLength;
       report();
     }
+    if (bytes < sent(response)) throw new Error(`cut off at ${bytes} bytes`);
     if (timed) settle(mbps());
   }
   // A response counted as it arrives, through a clone; done() once it has arrived or failed.
