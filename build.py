@@ -349,8 +349,9 @@ def make_snapshot(dist: Path) -> bool:
 
 
 RUNTIME_STARTER = "static/js/start-runtime.js"  # starts the loader from the top of the head
-RUNTIME_MODULES = (SNAPSHOT_LOADER, "static/js/python-sources.mjs",
-                   "static/js/runtime-downloads.mjs", "static/js/snapshot-pages.mjs",
+RUNTIME_MODULES = (SNAPSHOT_LOADER, "static/js/boot-trouble.mjs",
+                   "static/js/python-sources.mjs", "static/js/runtime-downloads.mjs",
+                   "static/js/snapshot-pages.mjs",
                    "static/vendor/pyodide/pyodide.mjs", "static/vendor/pyodide/pyodide.asm.mjs")
 FIRST_STYLE_SHEET = '<link rel="stylesheet"'
 

@@ -424,7 +424,7 @@ def deep_request(levels: int) -> dict:
 def test_a_stored_request_nested_too_deep_is_set_aside_and_the_rest_loads(store, log):
     filled(log)
     data = json.loads(store.data[LOG_KEY])
-    data["entries"][0]["request"] = deep_request(900)
+    data["entries"][0]["request"] = deep_request(50)
     raw = store.data[LOG_KEY] = json.dumps(data)
     again = RollLog(store, clock=Clock())
     assert len(again) == 2 and "1 unreadable item" in again.warnings[0]
@@ -435,7 +435,7 @@ def test_a_stored_request_nested_too_deep_is_set_aside_and_the_rest_loads(store,
 
 def test_an_imported_request_nested_too_deep_is_refused(log):
     text = edit(good_file(filled(RollLog(MemoryStorage(), clock=Clock()))),
-                lambda d: d["entries"][0].update(request=deep_request(900)))
+                lambda d: d["entries"][0].update(request=deep_request(50)))
     with pytest.raises(LogFileError, match="entry 1: request: must not nest more than"):
         log.import_json(text)
     assert len(log) == 0

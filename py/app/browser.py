@@ -180,15 +180,29 @@ def download(name: str, text: str, kind: str = "application/json") -> None:
     window.setTimeout(create_proxy(lambda *_: window.URL.revokeObjectURL(url)), 60_000)
 
 
+# Bytes of the biggest file an import reads at all: four times the longest export (the roll
+# log's 20 million characters), so none that could be one is refused unread. A bigger file is
+# not read into memory, where it could take the runtime's down with it.
+BIGGEST_FILE = 80_000_000
+
+
 async def chosen_text(event) -> str | None:
     """The text of the file just chosen in a file input (None if it was cancelled); the input is
-    emptied so that choosing the same file again is a change too."""
+    emptied so that choosing the same file again is a change too. FileRefused, saying why, for a
+    file too big to be an export or one the browser cannot read (moved, deleted, not allowed)."""
     files = event.target.files
     if not files.length:
         return None
-    text = await files.item(0).text()
+    chosen = files.item(0)
     event.target.value = ""
-    return text
+    if chosen.size > BIGGEST_FILE:
+        raise FileRefused(f"This file could not be imported: at {chosen.size / 1e6:,.0f} MB it "
+                          "is far bigger than any Skill Check file. Nothing was changed.")
+    try:
+        return await chosen.text()
+    except Exception as error:  # NotReadableError, NotFoundError, ...
+        name = getattr(error, "name", "") or type(error).__name__
+        raise FileRefused(f"This file could not be read ({name}). Nothing was changed.") from None
 
 
 async def share(title: str, text: str, url: str) -> bool:
@@ -250,10 +264,10 @@ class FileBar:
     async def import_file(self, event, plan: Callable[[str], ImportPlan]) -> None:
         """The chosen file through `plan`: refused (FileRefused) → said, nothing changes; else
         its question asked first, if any, then taken in."""
-        text = await chosen_text(event)
-        if text is None:
-            return
         try:
+            text = await chosen_text(event)
+            if text is None:
+                return
             question, yes, take = plan(text)
         except FileRefused as error:
             self.say(str(error), problem=True)

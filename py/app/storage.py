@@ -9,6 +9,7 @@ written over it, and when even that fails the original is left alone for the ses
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -18,6 +19,12 @@ from skillcheck.errors import InvalidRequest
 
 VERSION = 1
 NEWER_TEXT = "was saved by a newer version of Skill Check"
+# How deep lists and objects may nest in any JSON the page reads (stored, imported, linked). The
+# page's own documents nest at most 7 deep (a team flip in the log). Python's json parser recurses
+# in C once per level, and in the browser it runs out of the engine's stack long before Python's
+# recursion limit sees it: at about 5,000 levels in Chromium "Maximum call stack size exceeded"
+# killed the runtime for good, so one stored value stopped every later start of the page.
+DEEPEST = 100
 
 
 class Storage(Protocol):
@@ -113,6 +120,38 @@ def envelope(kind: str, **body) -> dict:
     return {"version": VERSION, "kind": kind, **body}
 
 
+_ESCAPE = re.compile(r"\\.", re.DOTALL)  # a backslash and the character it escapes
+# Brackets as "(" and ")", quotes kept, everything else left out.
+_STRUCTURE = bytes.maketrans(b"[{]}", b"(())")
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"')
+
+
+def nesting(text: str, cap: int = DEEPEST + 1) -> int:
+    """How deep `text`'s lists and objects nest outside its strings, found without parsing it
+    (a 3 MB log in a few ms), up to `cap`: exact for JSON, and for anything else no less than
+    json.loads would recurse before it finds the fault."""
+    structure = _ESCAPE.sub("", text).encode("utf-8", "surrogatepass").translate(
+        _STRUCTURE, _NOT_STRUCTURE)
+    # An adjacent pair of quotes has no bracket between them, and taking it out keeps every
+    # other quote's parity: what lies between the quotes left is inside strings.
+    parens = b"".join(structure.replace(b'""', b"").split(b'"')[::2])
+    # Each pass takes out the innermost pairs, one level of every list and object.
+    levels = 0
+    while b"()" in parens and levels < cap:
+        parens = parens.replace(b"()", b"")
+        levels += 1
+    # Left: closes, then opens, ")))(((": unclosed ones, deeper still.
+    return min(cap, levels + max(0, parens.count(b"(") - parens.count(b")")))
+
+
+def loads(text: str) -> object:
+    """json.loads, within bounds: EnvelopeError when `text` nests deeper than DEEPEST (checked
+    first: see DEEPEST), ValueError when it is not JSON. Every JSON the page reads comes here."""
+    if nesting(text) > DEEPEST:
+        raise EnvelopeError(f"it nests lists and objects more than {DEEPEST} levels deep")
+    return json.loads(text)
+
+
 def parse(text: object, kind: str, longest: int) -> dict:
     """JSON text → the envelope's body, checked for version and kind; EnvelopeError otherwise."""
     if not isinstance(text, str):
@@ -120,7 +159,9 @@ def parse(text: object, kind: str, longest: int) -> dict:
     if len(text) > longest:
         raise EnvelopeError(f"it is larger than {longest:,} characters")
     try:
-        data = json.loads(text)
+        data = loads(text)
+    except EnvelopeError:
+        raise
     except (ValueError, RecursionError):
         raise EnvelopeError("it is not valid JSON") from None
     if not isinstance(data, dict):

@@ -12,6 +12,7 @@
 // (runtime-downloads.mjs), counted for the page's progress bar. The snapshot comes as its pages
 // that are not zeros, and only those are copied into the runtime's memory (snapshot-pages.mjs).
 import { loadPyodide as loadRuntime, version } from "../vendor/pyodide/pyodide.mjs";
+import { stopped } from "./boot-trouble.mjs";
 import { fetchSources, writeSources } from "./python-sources.mjs";
 import { cached, startDownloads } from "./runtime-downloads.mjs";
 import { place, restoring } from "./snapshot-pages.mjs";
@@ -63,7 +64,8 @@ const stage = (name) => performance.mark(`skillcheck runtime: ${name}`);
 export function startRuntime() {
   if (!started) {
     started = start();
-    started.catch(() => {}); // PyScript awaits it and shows a failure; none unhandled meanwhile
+    // PyScript awaits it, and stops; the page says so (unless it said what failed already).
+    started.catch((error) => stopped({ kind: "failed", detail: firstLine(error) }));
   }
   return started;
 }
@@ -124,7 +126,7 @@ async function boot(settings, downloads) {
     markBoot("snapshot");
     return pyodide;
   } catch (error) {
-    reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    reason = firstLine(error);
     if (marked) stored(UNFINISHED, null); // not starting from it after all
   }
   console.info(`Skill Check: starting without the snapshot (${reason}).`);
@@ -195,6 +197,10 @@ async function sha256(stream) {
   const data = await new Response(stream).arrayBuffer();
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+function firstLine(error) {
+  return error instanceof Error ? error.message.split("\n")[0] : String(error);
 }
 
 // A mark from the future (the clock was set back) is as stale as one over a day old.

@@ -10,6 +10,18 @@
 // on document, detail { received, snapshot: counted in or not }; downloads.afterArrival(job)
 // runs job once both have arrived. A page the service worker controls reads the standard library
 // from the worker's cache itself (cached, below), and afterArrival runs its job at once.
+// Either file failing (no connection, cut off, an HTTP error) is said at once (boot-trouble.mjs):
+// without it the runtime never starts.
+
+import { fileOf, stopped } from "./boot-trouble.mjs";
+
+// The bytes a response's headers promise (0: they do not say, or it comes compressed, when they
+// count the compressed ones). Firefox ends a body the connection broke off short of that without
+// an error: it has to be compared.
+function sent(response) {
+  if (response.headers.get("Content-Encoding")) return 0;
+  return Number(response.headers.get("Content-Length")) || 0;
+}
 
 // build.py reads this line for the download bar's total (counted_downloads): keep it one line.
 const FILES = ["pyodide.asm.wasm", "python_stdlib.zip"];
@@ -73,32 +85,49 @@ export function startDownloads(runtime) {
     // until then the page's bar counts it in (if it is left out, the bar jumps forward).
     snapshot: undefined,
     linkMbps: () => timing, // null: nothing was downloaded (a service worker serves the page)
-    stop() { globalThis.fetch = realFetch; },
+    // The page's fetch again; a wrapper put on top of this one since (boot-progress.js) stays.
+    stop() {
+      handing = false;
+      if (globalThis.fetch === handOver) globalThis.fetch = realFetch;
+    },
   };
   // Counted only from the network: a service worker serving the page has everything cached.
   const counted = !globalThis.navigator?.serviceWorker?.controller && globalThis.document;
 
+  // Counted downloads on their way: the page's watch for a stall (boot-progress.js) waits for
+  // bytes only while one is.
+  let arriving = 0;
   const report = () => document.dispatchEvent(new CustomEvent("skillcheck:download", {
-    detail: { received: downloads.received, snapshot: downloads.snapshot !== null },
+    detail: { received: downloads.received, snapshot: downloads.snapshot !== null, arriving },
   }));
   const mbps = () => (2 * timedBytes * 8) / 1e6 / ((performance.now() - requested) / 1000);
-  async function count(response, timed, done) {
-    try {
-      if (!response.ok || !response.body) return;
-      for await (const chunk of chunks(response.clone().body)) {
-        if (timed) timedBytes += chunk.byteLength;
-        downloads.received += chunk.byteLength;
-        report();
-      }
-      if (timed) settle(mbps());
-    } finally {
-      done();
+  async function count(response, timed) {
+    if (!response.body) return;
+    let bytes = 0;
+    for await (const chunk of chunks(response.clone().body)) {
+      if (timed) timedBytes += chunk.byteLength;
+      bytes += chunk.byteLength;
+      downloads.received += chunk.byteLength;
+      report();
     }
+    if (bytes < sent(response)) throw new Error(`cut off at ${bytes} bytes`);
+    if (timed) settle(mbps());
   }
-  // A response counted as it arrives, through a clone (a failure is the runtime's to report);
-  // done() once it has arrived or failed.
-  const watch = (response, timed, done = () => {}) => {
-    if (counted) response.then((got) => count(got, timed, done), done).catch(() => {});
+  // A response counted as it arrives, through a clone; done() once it has arrived or failed.
+  // A `needed` file's failure is said: its request failing, an HTTP error, or (counted) its body
+  // breaking off. The snapshot is not needed: the loader starts without it.
+  const watch = (url, response, { timed = false, needed = false, done = () => {} } = {}) => {
+    const failed = (what) => needed && stopped({ file: fileOf(url), ...what });
+    if (counted) arriving += 1;
+    response.then((got) => {
+      if (!got.ok) return failed({ kind: "missing", status: got.status });
+      return counted && count(got, timed);
+    }).catch(() => failed({ kind: "lost" })).finally(() => {
+      if (!counted) return;
+      arriving -= 1;
+      report();
+      done();
+    });
   };
   // Jobs waiting for FILES to arrive (afterArrival), and how many of them have yet to.
   const waiting = [];
@@ -133,13 +162,18 @@ export function startDownloads(runtime) {
     const url = new URL(name, runtime).href;
     return [url, cached(url, REVISIONS[name]).then((hit) => hit ?? realFetch(url))];
   }));
-  for (const [url, response] of early) watch(response, url.endsWith(`/${TIMED}`), arrived);
-  globalThis.fetch = (input, init) => {
+  for (const [url, response] of early) {
+    watch(url, response, { timed: url.endsWith(`/${TIMED}`), needed: true, done: arrived });
+  }
+  let handing = true;
+  const handOver = (input, init) => {
+    if (!handing) return realFetch(input, init);
     const url = new URL(input instanceof Request ? input.url : input, location.href).href;
     const response = early.get(url) ?? realFetch(input, init);
     early.delete(url);
-    if (url === downloads.snapshot) watch(response, false);
+    if (url === downloads.snapshot) watch(url, response);
     return response;
   };
+  globalThis.fetch = handOver;
   return downloads;
 }

@@ -7,6 +7,7 @@
     button = engine.find("() => document.querySelector('#roll')")
     engine.click(button); engine.type(box, "12"); engine.screenshot()  # PNG bytes
     engine.outside()                   # every URL the page asked for beyond this machine
+    engine.fresh(preload)              # Firefox: on as a new visitor (a new user context)
     engine.close()
 
 WebKit: Debian's WebKitWebDriver (classic W3C WebDriver, spoken here over urllib) starts
@@ -356,9 +357,29 @@ class Firefox(Engine):
         self._send("session.new", {"capabilities": {}})
         self._send("session.subscribe", {"events": ["network.beforeRequestSent"]})
         self.context = self._send("browsingContext.getTree", {})["contexts"][0]["context"]
+        self.user_context = None  # the profile's own
+        self._phone_sized()
+
+    def _phone_sized(self) -> None:
         self._send("browsingContext.setViewport", {
             "context": self.context, "viewport": {"width": PHONE[0], "height": PHONE[1]},
             "devicePixelRatio": 2})
+
+    def fresh(self, preload: str | None = None) -> None:
+        """Go on in a new tab of a new user context, as a new visitor: no storage, cache or
+        service worker from before. `preload`, a JS function's source, runs in each of its pages
+        before the page's own scripts. The tab and user context before it are closed."""
+        before, before_user = self.context, self.user_context
+        self.user_context = self._send("browser.createUserContext", {})["userContext"]
+        self.context = self._send("browsingContext.create", {
+            "type": "tab", "userContext": self.user_context})["context"]
+        if preload:
+            self._send("script.addPreloadScript", {
+                "functionDeclaration": preload, "userContexts": [self.user_context]})
+        self._phone_sized()
+        self._send("browsingContext.close", {"context": before})
+        if before_user:
+            self._send("browser.removeUserContext", {"userContext": before_user})
 
     def _send(self, method: str, params: dict):
         number = next(self.ids)

@@ -65,7 +65,7 @@ def test_an_imported_log_with_a_request_nested_deep_is_refused_and_the_page_relo
     page.evaluate("localStorage.clear()")
     log = log_model.RollLog(MemoryStorage())
     log.record_check(skillcheck.resolve({"system": "passages", "base": 40, "dice": [12]}))
-    text = log.export_json().replace('"dice":[12]', '"dice":[12],"x":' + "[" * 1500 + "]" * 1500)
+    text = log.export_json().replace('"dice":[12]', '"dice":[12],"x":' + "[" * 50 + "]" * 50)
     assert len(text) < log_model.LONGEST_ENTRY
     (tmp_path / "deep.json").write_text(text)
     log_panel(page).get_by_label("Import").set_input_files(tmp_path / "deep.json")
@@ -75,11 +75,30 @@ def test_an_imported_log_with_a_request_nested_deep_is_refused_and_the_page_relo
     assert tab["errors"] == []
 
 
+@pytest.mark.parametrize(("panel", "label", "status"), [
+    ("Roll log", "Import", "#log-status"), (None, "Import characters", "#who-status"),
+], ids=["log", "characters"])
+def test_a_file_nested_100000_deep_is_refused_with_its_reason(fresh_context, boot, app_url,
+                                                               tmp_path, panel, label, status):
+    """Once a Pyodide "Cannot enter a promising task" in the console, and nothing on the page."""
+    page = boot(fresh_context.new_page(), app_url)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    scope = log_panel(page) if panel else page
+    if not panel:
+        page.get_by_text("Move characters to another device").click()
+    scope.get_by_label(label, exact=True).set_input_files(tmp_path / "deep.json")
+    expect(page.locator(status)).to_contain_text("more than 100 levels deep")
+    roll(page)
+    assert errors == []
+
+
 def test_a_stored_request_nested_deep_is_set_aside_and_the_rest_of_the_log_loads(tab, app_url):
     log = log_model.RollLog(MemoryStorage())
     for roll_ in (12, 77):
         log.record_check(skillcheck.resolve({"system": "passages", "base": 40, "dice": [roll_]}))
-    raw = log.export_json().replace('"dice":[12]', '"dice":[12],"x":' + "[" * 1500 + "]" * 1500)
+    raw = log.export_json().replace('"dice":[12]', '"dice":[12],"x":' + "[" * 50 + "]" * 50)
     page = open_fresh(tab, app_url)
     page.evaluate("raw => localStorage.setItem('skillcheck.log', raw)", raw)
     page = open_fresh(tab, app_url)
