@@ -68,7 +68,7 @@ def perform(request: dict, animate: bool, refit: bool = False, again: bool = Fal
         browser.trouble(browser.explain_invalid(form, error))
         return
     spent, problem = characters_panel.spend(result, already)
-    shown = Shown(result, who=who)
+    shown = Shown(result, who=who, seeded=session.seed is not None)
     session.again, session.again_who = result["request"], who
     show(shown, animate=animate, notes=[problem] if problem else [])
     log_panel.record(shown, spent, amends=earlier)
@@ -94,7 +94,7 @@ def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
     heading = title(result["request"], **(shown.who or {}))
     web.page["result"].innerHTML = source + announce + result_html.result_html(
         result, animate=animate, notes=tuple(notes), heading=heading,
-        offers=shown.source is None and not shown.revealed)
+        offers=shown.source is None and not shown.revealed, seeded=shown.seeded)
     log_panel.showing(shown)
     tools()
 
@@ -153,7 +153,7 @@ def open_replay(fragment: str) -> bool:
         _to_the_top()
         return False
     session.again = None  # a replay is someone's roll, not one to repeat here
-    show(Shown(link["result"], source="link", time=link["time"]))
+    show(Shown(link["result"], source="link", time=link["time"], seeded=link["seeded"]))
     _to_the_top()
     return True
 
@@ -198,8 +198,8 @@ def _shared() -> tuple[str, str] | None:
     if shown is None:
         return None
     url = links.share_url(str(window.location.href), shown.result,
-                          shown.time or stamp(utc_now()))
-    return url, share_text(shown.result, url, shown.who)
+                          shown.time or stamp(utc_now()), shown.seeded)
+    return url, share_text(shown.result, url, shown.who, shown.seeded)
 
 
 def _offer(box: str, text: str, copied: bool, what: str) -> None:
@@ -254,7 +254,7 @@ def on_reveal(event) -> None:
         dom.show_error(form, "reveal", error.reason)
         return
     revealed = Shown(result, source=shown.source, time=shown.time, who=shown.who,
-                     revealed=True)
+                     revealed=True, seeded=shown.seeded)
     spent, problem = characters_panel.spend(result) if shown.source != "link" else (None, None)
     show(revealed, notes=[revealed_note(difficulty), *([problem] if problem else [])])
     if shown.source != "link":  # a link's roll is not in this log
@@ -285,7 +285,9 @@ def show_entry(entry: dict) -> str | None:
     check = entry if entry["kind"] == "check" else log_panel.log().get(entry["reveals"])
     session.again = check["request"] if check else None
     session.again_who = who_of(check) if check else None
-    show(Shown(result, source="log", entry=entry, time=entry["time"], who=who_of(entry)))
+    seeded = any(logged.get("seed") is not None for logged in (entry, check) if logged)
+    show(Shown(result, source="log", entry=entry, time=entry["time"], who=who_of(entry),
+               seeded=seeded))  # a reveal logged before reveals kept the seed: its check's
     return None
 
 
