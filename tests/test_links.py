@@ -13,6 +13,7 @@ from app.links import (
     HONESTY,
     LONGEST_FRAGMENT,
     LinkError,
+    is_link,
     is_replay,
     open_link,
     read_link,
@@ -165,6 +166,15 @@ def test_a_seeded_mark_that_is_not_true_or_false_is_refused(mark):
     fragment = "#r=1." + base64.urlsafe_b64encode(packed).rstrip(b"=").decode()
     with pytest.raises(LinkError, match="does not hold a check"):
         read_link(fragment)
+
+
+@pytest.mark.parametrize(("fragment", "link"), [
+    ("#system=flip", True), ("#system=pool&mode=x", True), ("#r=1.abc", True), ("#r=", True),
+    ("#result-heading", False), ("#odds-heading", False), ("#mode=opposed", False), ("", False),
+    ("#", False), ("#reset", False), ("#systemflip", False),
+])
+def test_only_a_system_or_a_replay_is_a_link_to_open(fragment, link):
+    assert is_link(fragment) is link
 
 
 def test_the_honesty_note_says_a_link_proves_nothing():

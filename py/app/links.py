@@ -20,7 +20,7 @@ import zlib
 
 import skillcheck
 
-from .forms import parameters
+from .forms import parameters, route
 from .storage import dump, read_time, text_field
 
 VERSION = 1
@@ -80,8 +80,15 @@ def is_replay(fragment: str) -> bool:
     return isinstance(fragment, str) and fragment.removeprefix("#").startswith(KEY)
 
 
+def is_link(fragment: str) -> bool:
+    """Whether a location.hash is one of the page's links, to be opened: a replay, or a system
+    (and its mode) to show. A place on the page ("#result-heading") or anything else is not."""
+    return is_replay(fragment) or "system" in route(fragment)
+
+
 def read_link(fragment: object) -> dict:
-    """The fragment's {"request", "time", "outcome"}, checked for shape, not yet resolved."""
+    """The fragment's {"request", "time", "outcome", "seeded"}, checked for shape, not yet
+    resolved."""
     if not is_replay(fragment):
         raise LinkError("This is not a replay link.")
     version, dot, payload = fragment.removeprefix("#")[len(KEY):].partition(".")

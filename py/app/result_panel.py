@@ -48,12 +48,13 @@ def who_of(entry: dict) -> dict | None:
     return {field: entry[field] for field in WHO if entry.get(field)} or None
 
 
-def perform(request: dict, animate: bool, refit: bool = False, again: bool = False) -> None:
+def perform(request: dict, animate: bool, refit: bool = False, again: bool = False) -> bool:
     """Resolve and show `request`, then log it and take what it spent. With `refit` (another
     card chosen, or Luck spent, on the check shown), the shown check's log entry is amended
     rather than a second one added; a card count the choice changed is the engine's to fit.
     The roll is said to be for the picked character (and the sheet's skill, while the form
-    holds what it filled in); a re-roll or a refit, for whoever the check repeated was for."""
+    holds what it filled in); a re-roll or a refit, for whoever the check repeated was for.
+    Whether it rolled: False when the rules refused the request (said beside its field)."""
     earlier = session.shown if refit else None
     who = (earlier.who if earlier else session.again_who if again
            else characters_panel.who(request))
@@ -66,7 +67,7 @@ def perform(request: dict, animate: bool, refit: bool = False, again: bool = Fal
         result = skillcheck.resolve(request, session.rng)
     except InvalidRequest as error:
         browser.trouble(browser.explain_invalid(form, error))
-        return
+        return False
     spent, problem = characters_panel.spend(result, already)
     shown = Shown(result, who=who, seeded=session.seed is not None)
     session.again, session.again_who = result["request"], who
@@ -75,6 +76,7 @@ def perform(request: dict, animate: bool, refit: bool = False, again: bool = Fal
     if animate:
         browser.tick()
         scroll_to_result()
+    return True
 
 
 def scroll_to_result(block: str = "nearest") -> None:
@@ -186,10 +188,12 @@ def on_choose(event) -> None:
 
 @when("click", "#roll-again")
 @browser.guarded
-def on_roll_again(event) -> None:
-    if session.again is not None:
-        perform(characters_panel.within_stock(strip_draw(session.again)), animate=True,
-                again=True)
+@browser.one_roll
+def on_roll_again(event) -> bool:
+    if session.again is None:
+        return False
+    return perform(characters_panel.within_stock(strip_draw(session.again)), animate=True,
+                   again=True)
 
 
 def _shared() -> tuple[str, str] | None:
