@@ -118,10 +118,18 @@ def odds_pending() -> bool:
 # ---------------------------------------------------------------------------------------------
 
 @when("submit", "#check")
+def on_submit(event) -> None:
+    """The form's own submission, which follows a press of Roll (on_roll), goes nowhere."""
+    event.preventDefault()
+
+
+@when("click", "#roll")
 @guarded
 @browser.one_roll
-def on_submit(event) -> bool:
-    event.preventDefault()
+def on_roll(event) -> bool:
+    """Roll or Flip pressed (Enter in a box presses it too, as the form's default button). The
+    press, not the submission after it, is what the guard times: a tap that waited behind a
+    slow roll keeps the time it was made."""
     if document.documentElement.dataset.ready != "true":
         return False
     leave_replay()

@@ -6,7 +6,9 @@ press the rules refused rolled nothing: the next one counts, so a mended typo ro
 Enter held down repeats as key presses; main.py drops those before they become a roll.
 
 Pure: times are given in milliseconds on one clock, the browser's `performance.now()`, which an
-event's `timeStamp` also reads (browser.one_roll hands both in).
+event's `timeStamp` also reads (browser.one_roll hands both in). A press is timed by its click,
+which keeps the time the tap was made even when it waited behind a slow roll; the form's
+submission after it is timed when it runs.
 """
 
 from __future__ import annotations

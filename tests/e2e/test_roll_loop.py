@@ -43,11 +43,13 @@ def double_tap(page: Page, selector: str, gap_ms: int = 120) -> None:
     """Two touches `gap_ms` apart, as a thumb double taps, each on the button where it is then (a
     roll can move Re-roll, drawn under a result of another height). Real touches, sent as
     Playwright's touchscreen sends them, stamped with the times a thumb makes them: finding the
-    button again waits for the first roll, which on a busy machine takes longer than a thumb."""
+    button again waits for the first roll, which on a busy machine takes longer than a thumb, so
+    the second arrives late with its true time, as a tap queued behind a slow roll does."""
     session = page.context.new_cdp_session(page)
-    start = time.time()
-    for at in (start, start + gap_ms / 1000):
+    at = None
+    for _ in range(2):
         x, y = centre(page, selector)
+        at = time.time() if at is None else at + gap_ms / 1000
         for kind, points in (("touchStart", [{"x": x, "y": y}]), ("touchEnd", [])):
             session.send("Input.dispatchTouchEvent",
                          {"type": kind, "touchPoints": points, "timestamp": at})
