@@ -235,6 +235,16 @@ def test_reveal_is_linked_to_the_secret_check(log):
         log.record_reveal(reveal["id"], pool_result())
 
 
+def test_the_reveal_of_a_seeded_check_keeps_its_seed(store, log):
+    secret, _ = log.record_check(pool_result("secret", None, secret=True, dr=None), seed=42)
+    judged = skillcheck.resolve(reveal_request(secret, {"dr": 2}))
+    reveal, _ = log.record_reveal(secret["id"], judged)
+    assert reveal["seed"] == 42
+    assert RollLog(store).get(reveal["id"])["seed"] == 42  # read back from storage
+    plain, _ = log.record_check(pool_result("secret", None, secret=True, dr=None))
+    assert "seed" not in log.record_reveal(plain["id"], judged)[0]
+
+
 def test_reveal_of_a_real_secret_pool_check_judges_the_same_dice(log):
     secret_result = skillcheck.resolve({"system": "pool", "trait": 5, "skill": 6, "secret": True,
                                         "seed": 3})

@@ -13,6 +13,7 @@ from app.links import (
     HONESTY,
     LONGEST_FRAGMENT,
     LinkError,
+    is_link,
     is_replay,
     open_link,
     read_link,
@@ -91,7 +92,8 @@ def test_a_link_carries_the_request_time_and_outcome_exactly(name):
     request = BY_HAND[name]
     fragment = share_fragment({"request": request, "outcome": "success"}, TIME)
     assert fragment.startswith("#r=1.")
-    assert read_link(fragment) == {"request": request, "time": TIME, "outcome": "success"}
+    assert read_link(fragment) == {"request": request, "time": TIME, "outcome": "success",
+                                   "seeded": False}
     assert read_link(fragment[1:])["request"] == request  # with or without the "#"
 
 
@@ -99,7 +101,7 @@ def test_a_link_carries_the_request_time_and_outcome_exactly(name):
 def test_opening_a_link_shows_the_same_result_without_rolling(name):
     result = resolved(BY_HAND[name])
     replay = open_link(share_fragment(result, TIME))
-    assert replay == {"result": result, "time": TIME}
+    assert replay == {"result": result, "time": TIME, "seeded": False}
     assert skillcheck.resolve(read_link(share_fragment(result, TIME))["request"]) == result
 
 
@@ -145,6 +147,34 @@ def test_a_shared_link_never_carries_the_pages_seed(page, start):
 def test_is_replay_tells_links_from_other_page_state():
     assert is_replay("#r=1.abc") and is_replay("r=9") and not is_replay("#system=flip")
     assert not is_replay("") and not is_replay(None)
+
+
+def test_a_seeded_roll_says_so_in_its_link_but_never_its_seed():
+    result = skillcheck.resolve(BY_HAND["pool"])
+    url = share_url("https://example.org/app/?seed=42#system=pool", result, TIME, seeded=True)
+    assert "seed" not in url and "42" not in url.partition("#")[0]
+    opened = open_link(url[url.index("#"):])
+    assert opened["seeded"] is True and opened["result"] == result
+    assert open_link(share_fragment(result, TIME))["seeded"] is False  # old links: not seeded
+
+
+@pytest.mark.parametrize("mark", ["yes", 1, None, {}])
+def test_a_seeded_mark_that_is_not_true_or_false_is_refused(mark):
+    document = {"q": BY_HAND["pool"], "t": TIME, "o": "basic", "s": mark}
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = packer.compress(json.dumps(document).encode()) + packer.flush()
+    fragment = "#r=1." + base64.urlsafe_b64encode(packed).rstrip(b"=").decode()
+    with pytest.raises(LinkError, match="does not hold a check"):
+        read_link(fragment)
+
+
+@pytest.mark.parametrize(("fragment", "link"), [
+    ("#system=flip", True), ("#system=pool&mode=x", True), ("#r=1.abc", True), ("#r=", True),
+    ("#result-heading", False), ("#odds-heading", False), ("#mode=opposed", False), ("", False),
+    ("#", False), ("#reset", False), ("#systemflip", False),
+])
+def test_only_a_system_or_a_replay_is_a_link_to_open(fragment, link):
+    assert is_link(fragment) is link
 
 
 def test_the_honesty_note_says_a_link_proves_nothing():

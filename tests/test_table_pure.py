@@ -367,6 +367,16 @@ def test_a_roll_shared_to_a_chat_is_one_line_with_its_link_last(request_, who, l
     assert result_notes_html.share_text(result, "LINK", who) == line
 
 
+def test_a_seeded_roll_is_marked_on_its_card_and_in_its_chat_line():
+    result = skillcheck.resolve({"system": "fluke", "dice_count": 3, "dice": [6, 4, 5]})
+    line = result_notes_html.share_text(result, "LINK", {"name": "Dot"}, seeded=True)
+    assert line == "[Seeded — not random] Dot (d6 pool): Success (total 15 vs 10) — 6 4 5 — LINK"
+    assert "Seeded" not in result_notes_html.share_text(result, "LINK")
+    card = result_html.result_html(result, seeded=True)
+    assert '<p class="seeded">Seeded — not random</p>' in card
+    assert "Seeded" not in result_html.result_html(result)
+
+
 def test_only_an_opposed_flip_lets_the_player_choose_the_side_a_pick_fills():
     assert character_form.sides_offered("flip", "opposed") == ("initiator", "opponent")
     for system, mode in (("flip", "team"), ("flip", "unopposed"), ("pool", None)):

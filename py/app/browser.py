@@ -17,6 +17,7 @@ from pyscript.ffi import create_proxy, is_none, to_js
 from skillcheck import InvalidRequest
 
 from . import dom
+from .roll_guard import RollGuard
 from .storage import FileRefused, MemoryStorage, Storage
 
 SOMETHING_WRONG = "Something went wrong. Please try again; the details are in the console."
@@ -39,6 +40,42 @@ def guarded(handler):
             handler(event)
         except Exception:  # the page shows a sentence; the console keeps the traceback
             failed()
+    return run
+
+
+ROLLS = RollGuard()  # the page's one guard: every button that rolls shares it
+
+
+def one_roll(handler):
+    """An event handler that starts a roll (Roll, Flip, Re-roll) and says whether it rolled,
+    run only for a press ROLLS admits: a double tap's second tap, or a press while the last
+    roll is still being drawn, does nothing at all — not even its default action (a form's own
+    submission)."""
+    def admitted(event) -> bool:
+        if ROLLS.admits(float(event.timeStamp)):
+            return True
+        event.preventDefault()
+        return False
+
+    if inspect.iscoroutinefunction(handler):
+        @functools.wraps(handler)
+        async def run_async(event):
+            rolled = False
+            if admitted(event):
+                try:
+                    rolled = bool(await handler(event))
+                finally:
+                    ROLLS.done(window.performance.now(), rolled)
+        return run_async
+
+    @functools.wraps(handler)
+    def run(event):
+        rolled = False
+        if admitted(event):
+            try:
+                rolled = bool(handler(event))
+            finally:
+                ROLLS.done(window.performance.now(), rolled)
     return run
 
 

@@ -24,6 +24,8 @@ WORDS = {
 SIGNED = {"flip", "shift", "penalty", "plan"}
 COUNT_FIRST = {"dice_count"}  # "3 dice", not "dice 3"
 LEFT_OUT = {"system", "mode", "cards", "dice", "keep", "seed", "luck_spend", "dtn"}
+# A roll drawn from a ?seed page's sequence, wherever it goes: its result, its chat line.
+SEEDED = "Seeded — not random"
 
 
 def system_name(system: str) -> str:

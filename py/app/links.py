@@ -1,10 +1,12 @@
 """Replay links: a URL fragment that carries a check's request with its draw, its time and outcome.
 
-    "#r=1.<payload>"  payload = base64url(raw deflate(JSON {"q": request, "t": time, "o": outcome}))
+    "#r=1.<payload>"  payload = base64url(raw deflate(JSON {"q": request, "t": time, "o": outcome,
+                                                           and "s": true for a seeded roll}))
 
 Opening a link resolves the carried request with its own draw, so it shows the same cards or dice
-and never rolls again. Whatever the fragment holds, the only exception that escapes is LinkError,
-whose message is for the player.
+and never rolls again. A roll drawn from a ?seed page's sequence says so in its link ("s"), never
+the seed itself: whoever opens it sees the roll marked as not random. Whatever the fragment holds,
+the only exception that escapes is LinkError, whose message is for the player.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import zlib
 
 import skillcheck
 
-from .forms import parameters
+from .forms import parameters, route
 from .storage import dump, loads, read_time, text_field
 
 VERSION = 1
@@ -50,23 +52,26 @@ class _NoRolling(random.Random):
         raise MissingDraw
 
 
-def share_fragment(result: dict, time: str) -> str:
-    """The fragment ("#r=1....") that replays `result`, a result of skillcheck.resolve."""
-    document = {"q": result["request"], "t": read_time(time), "o": result["outcome"]}
+def share_fragment(result: dict, time: str, seeded: bool = False) -> str:
+    """The fragment ("#r=1....") that replays `result`, a result of skillcheck.resolve (one
+    drawn from a seed, when `seeded`)."""
+    document = {"q": result["request"], "t": read_time(time), "o": result["outcome"],
+                **({"s": True} if seeded else {})}
     packer = zlib.compressobj(9, zlib.DEFLATED, -15)
     packed = packer.compress(dump(document).encode()) + packer.flush()
     payload = base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii")
     return f"#{KEY}{VERSION}.{payload}"
 
 
-def share_url(page_url: str, result: dict, time: str) -> str:
+def share_url(page_url: str, result: dict, time: str, seeded: bool = False) -> str:
     """The page's address with the replay fragment of `result`: any fragment and any `seed`
-    dropped, so whoever opens the link draws at random, not the sender's sequence. (The address
-    is cut by hand: urllib.parse would cost every normal boot about 0.1 s; see forms.parameters.)"""
+    dropped, so whoever opens the link draws at random, not the sender's sequence (a `seeded`
+    roll's link says that it was seeded, not which seed). (The address is cut by hand:
+    urllib.parse would cost every normal boot about 0.1 s; see forms.parameters.)"""
     address, _, query = page_url.partition("#")[0].partition("?")
     kept = "&".join(pair for pair in query.split("&")
                     if pair and "seed" not in parameters(pair.partition("=")[0] + "=x"))
-    return address + (f"?{kept}" if kept else "") + share_fragment(result, time)
+    return address + (f"?{kept}" if kept else "") + share_fragment(result, time, seeded)
 
 
 def is_replay(fragment: str) -> bool:
@@ -74,8 +79,15 @@ def is_replay(fragment: str) -> bool:
     return isinstance(fragment, str) and fragment.removeprefix("#").startswith(KEY)
 
 
+def is_link(fragment: str) -> bool:
+    """Whether a location.hash is one of the page's links, to be opened: a replay, or a system
+    (and its mode) to show. A place on the page ("#result-heading") or anything else is not."""
+    return is_replay(fragment) or "system" in route(fragment)
+
+
 def read_link(fragment: object) -> dict:
-    """The fragment's {"request", "time", "outcome"}, checked for shape, not yet resolved."""
+    """The fragment's {"request", "time", "outcome", "seeded"}, checked for shape, not yet
+    resolved."""
     if not is_replay(fragment):
         raise LinkError("This is not a replay link.")
     version, dot, payload = fragment.removeprefix("#")[len(KEY):].partition(".")
@@ -89,10 +101,11 @@ def read_link(fragment: object) -> dict:
     document = _unpack(payload)
     try:
         request, time, outcome = document["q"], document["t"], document["o"]
-        if not isinstance(request, dict):
+        seeded = document.get("s", False)
+        if not isinstance(request, dict) or not isinstance(seeded, bool):
             raise ValueError("q")
         return {"request": request, "time": read_time(time),
-                "outcome": text_field(outcome, "outcome", 40)}
+                "outcome": text_field(outcome, "outcome", 40), "seeded": seeded}
     except (KeyError, TypeError, ValueError):
         raise LinkError(NOT_A_CHECK) from None
 
@@ -124,7 +137,8 @@ def replay(request: dict) -> dict:
 
 
 def open_link(fragment: object) -> dict:
-    """Replay a link: {"result": the same result, "time": when it was first made}.
+    """Replay a link: {"result": the same result, "time": when it was first made, "seeded":
+    whether it was drawn from a seed}.
 
     The carried request is resolved with its own draw; a link whose draw is missing, whose request
     the rules refuse, or whose result differs from the outcome it carries raises LinkError.
@@ -143,4 +157,4 @@ def open_link(fragment: object) -> dict:
         raise LinkError(f"This replay link says “{link['outcome']}” but its cards or dice give "
                         f"“{result['outcome']}”: it was edited, or made by another version of "
                         "the rules.")
-    return {"result": result, "time": link["time"]}
+    return {"result": result, "time": link["time"], "seeded": link["seeded"]}

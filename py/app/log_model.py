@@ -7,7 +7,8 @@ Pure Python: storage is injected (see storage.py). Entries are plain JSON dicts:
             seed (the page's ?seed when the draw came from it; left out otherwise),
             name and skill (who rolled it and what, when a character's pick filled the form;
             left out otherwise)
-    reveal  the same as check, plus reveals (the id of the secret check it judges)
+    reveal  the same as check (its seed is the secret check's), plus reveals (the id of the
+            secret check it judges)
     spend   character, name, resource ("luck" | "xp"), amount, before, after, check (id | None)
     undo    the same as spend, plus undoes (the id of the spend it gives back, or None)
 
@@ -188,7 +189,7 @@ def read_entry(raw: object) -> dict:
         entry.update(_judged(raw, system))
     else:
         entry.update(_spent(raw, system))
-    if kind == "check" and raw.get("seed") is not None:
+    if kind in ("check", "reveal") and raw.get("seed") is not None:
         entry["seed"] = whole(raw["seed"], "seed", 0, BIGGEST_SEED)
     if kind == "reveal":
         entry["reveals"] = _id(raw.get("reveals"), "reveals")
@@ -307,7 +308,8 @@ class RollLog(Collection):
         request = result["request"]
         return self._add("reveal", result["system"], "Revealed: " + summarize(request, result),
                          outcome=result["outcome"], success=result["success"], request=request,
-                         reveals=secret_id, **_who(original))
+                         reveals=secret_id, **_who(original),
+                         **({"seed": original["seed"]} if "seed" in original else {}))
 
     def record_spend(self, spend: dict, check_id: int | None = None) -> tuple[dict, list[str]]:
         """Log a spend record of characters.apply_result, linked to the check that spent it."""

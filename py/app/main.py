@@ -118,12 +118,31 @@ def odds_pending() -> bool:
 # ---------------------------------------------------------------------------------------------
 
 @when("submit", "#check")
-@guarded
 def on_submit(event) -> None:
+    """The form's own submission, which follows a press of Roll (on_roll), goes nowhere."""
     event.preventDefault()
-    if document.documentElement.dataset.ready == "true":
-        leave_replay()
-        result_panel.perform(request_now(), animate=True)
+
+
+@when("click", "#roll")
+@guarded
+@browser.one_roll
+def on_roll(event) -> bool:
+    """Roll or Flip pressed (Enter in a box presses it too, as the form's default button). The
+    press, not the submission after it, is what the guard times: a tap that waited behind a
+    slow roll keeps the time it was made."""
+    if document.documentElement.dataset.ready != "true":
+        return False
+    leave_replay()
+    return result_panel.perform(request_now(), animate=True)
+
+
+@when("keydown", "#check, #roll, #roll-again")
+@guarded
+def on_key_held(event) -> None:
+    """Enter held down repeats as presses, each of which would roll (or submit once more after
+    QUIET_MS, roll_guard.py): only the first press counts."""
+    if event.key == "Enter" and event.repeat:
+        event.preventDefault()
 
 
 def leave_replay() -> None:
@@ -267,7 +286,32 @@ def fill_form(mode: str | None, values: dict) -> None:
 @when("hashchange", window)
 @guarded
 def on_hashchange(event) -> None:
-    open_link(fresh=True)
+    """A link opened in this tab (pasted, a bookmark, Back) is opened afresh. Any other address
+    (a place on the page, "#result-heading") is no link: what the page shows stays, and the
+    address goes back to the link it was, or to the check shown."""
+    if links.is_link(str(window.location.hash)):
+        open_link(fresh=True)
+        return
+    _, hashed, before = str(event.oldURL).partition("#")
+    before = hashed + before
+    window.history.replaceState(None, "", before if links.is_link(before)
+                                else forms.fragment(*dom.shown()))
+
+
+@when("click", "a[href^='#']")
+@guarded
+def on_place_link(event) -> None:
+    """The roll bar's chips name a place on the page ("#result-heading"): a tap goes there, as a
+    link would, and changes nothing else — the address keeps naming the check shown."""
+    href = str(event.currentTarget.getAttribute("href"))
+    if links.is_link(href):
+        return  # one of the page's own links: the browser opens it (on_hashchange)
+    event.preventDefault()
+    place = document.getElementById(href.removeprefix("#"))
+    if is_none(place):
+        return
+    place.focus(preventScroll=True)  # where Tab goes on from, as after a link (tabindex -1)
+    place.scrollIntoView(block="start", behavior="auto" if dom.reduced_motion() else "smooth")
 
 
 @when("storage", window)

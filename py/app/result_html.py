@@ -14,6 +14,7 @@ from html import escape
 from skillcheck.draw import card_name
 
 from . import pieces_svg
+from .check_words import SEEDED
 from .outcome_words import TERMS, outcome_meaning, outcome_name
 from .pieces_svg import d6_svg, d10_svg, die
 
@@ -57,13 +58,15 @@ def percent(p: Fraction) -> str:
 # ---------------------------------------------------------------------------------------------
 
 def result_html(result: dict, animate: bool = True, notes: tuple[str, ...] = (),
-                offers: bool = False, heading: str = "") -> str:
+                offers: bool = False, heading: str = "", seeded: bool = False) -> str:
     """The whole result: what was checked (`heading`: "Mara · Stealth (d10 pool)"), headline,
     what was drawn, the deciding numbers, the explanation; with `offers` (a roll just made
     here, not one shown again nor one the GM revealed), the Luck the player may still spend
-    and the other cards they may keep instead."""
+    and the other cards they may keep instead. A `seeded` draw says under its headline that
+    it was not random, so no one at the table takes it for a fair roll."""
     moving = " animate" if animate else ""
-    said = "".join(f'<p class="note">{escape(note)}</p>' for note in notes)
+    said = (f'<p class="seeded">{escape(SEEDED)}</p>' if seeded else "") + "".join(
+        f'<p class="note">{escape(note)}</p>' for note in notes)
     choices = luck_offers_html(result) if offers else ""
     named = f'<p class="result-title">{escape(heading)}</p>' if heading else ""
     return (f'<article class="outcome {tone(result.get("success"))}{moving}" '

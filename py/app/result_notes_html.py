@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .check_words import title
+from .check_words import SEEDED, title
 from .forms import WHOLE
 from .links import HONESTY
 from .log_html import draw_text
@@ -77,15 +77,16 @@ def revealed_note(difficulty: dict) -> str:
     return f"Revealed by the GM: {named} {value}, judged on the same draw."
 
 
-def share_text(result: dict, link: str, who: dict | None = None) -> str:
+def share_text(result: dict, link: str, who: dict | None = None, seeded: bool = False) -> str:
     """A roll as one line for a chat app, its replay link last: "Mara · Stealth (d10 pool):
-    Basic Success (IoS 1) — 6 3 7 1 2 — https://…", the outcome named as the headline names it."""
+    Basic Success (IoS 1) — 6 3 7 1 2 — https://…", the outcome named as the headline names it;
+    a `seeded` roll's line starts "[Seeded — not random]"."""
     outcome = outcome_name(str(result["system"]), str(result["outcome"]))
     said = _deciding(result)
     draw = draw_text(result["request"])
     parts = [f"{title(result['request'], **(who or {}))}: {outcome}"
              + (f" ({said})" if said and said not in outcome else ""), draw, link]
-    return " — ".join(part for part in parts if part)
+    return ("[" + SEEDED + "] " if seeded else "") + " — ".join(part for part in parts if part)
 
 
 def _deciding(result: dict) -> str:

@@ -48,12 +48,13 @@ def who_of(entry: dict) -> dict | None:
     return {field: entry[field] for field in WHO if entry.get(field)} or None
 
 
-def perform(request: dict, animate: bool, refit: bool = False, again: bool = False) -> None:
+def perform(request: dict, animate: bool, refit: bool = False, again: bool = False) -> bool:
     """Resolve and show `request`, then log it and take what it spent. With `refit` (another
     card chosen, or Luck spent, on the check shown), the shown check's log entry is amended
     rather than a second one added; a card count the choice changed is the engine's to fit.
     The roll is said to be for the picked character (and the sheet's skill, while the form
-    holds what it filled in); a re-roll or a refit, for whoever the check repeated was for."""
+    holds what it filled in); a re-roll or a refit, for whoever the check repeated was for.
+    Whether it rolled: False when the rules refused the request (said beside its field)."""
     earlier = session.shown if refit else None
     who = (earlier.who if earlier else session.again_who if again
            else characters_panel.who(request))
@@ -66,15 +67,16 @@ def perform(request: dict, animate: bool, refit: bool = False, again: bool = Fal
         result = skillcheck.resolve(request, session.rng)
     except InvalidRequest as error:
         browser.trouble(browser.explain_invalid(form, error))
-        return
+        return False
     spent, problem = characters_panel.spend(result, already)
-    shown = Shown(result, who=who)
+    shown = Shown(result, who=who, seeded=session.seed is not None)
     session.again, session.again_who = result["request"], who
     show(shown, animate=animate, notes=[problem] if problem else [])
     log_panel.record(shown, spent, amends=earlier)
     if animate:
         browser.tick()
         scroll_to_result()
+    return True
 
 
 def scroll_to_result(block: str = "nearest") -> None:
@@ -94,7 +96,7 @@ def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
     heading = title(result["request"], **(shown.who or {}))
     web.page["result"].innerHTML = source + announce + result_html.result_html(
         result, animate=animate, notes=tuple(notes), heading=heading,
-        offers=shown.source is None and not shown.revealed)
+        offers=shown.source is None and not shown.revealed, seeded=shown.seeded)
     log_panel.showing(shown)
     tools()
 
@@ -153,7 +155,7 @@ def open_replay(fragment: str) -> bool:
         _to_the_top()
         return False
     session.again = None  # a replay is someone's roll, not one to repeat here
-    show(Shown(link["result"], source="link", time=link["time"]))
+    show(Shown(link["result"], source="link", time=link["time"], seeded=link["seeded"]))
     _to_the_top()
     return True
 
@@ -186,10 +188,12 @@ def on_choose(event) -> None:
 
 @when("click", "#roll-again")
 @browser.guarded
-def on_roll_again(event) -> None:
-    if session.again is not None:
-        perform(characters_panel.within_stock(strip_draw(session.again)), animate=True,
-                again=True)
+@browser.one_roll
+def on_roll_again(event) -> bool:
+    if session.again is None:
+        return False
+    return perform(characters_panel.within_stock(strip_draw(session.again)), animate=True,
+                   again=True)
 
 
 def _shared() -> tuple[str, str] | None:
@@ -198,8 +202,8 @@ def _shared() -> tuple[str, str] | None:
     if shown is None:
         return None
     url = links.share_url(str(window.location.href), shown.result,
-                          shown.time or stamp(utc_now()))
-    return url, share_text(shown.result, url, shown.who)
+                          shown.time or stamp(utc_now()), shown.seeded)
+    return url, share_text(shown.result, url, shown.who, shown.seeded)
 
 
 def _offer(box: str, text: str, copied: bool, what: str) -> None:
@@ -254,7 +258,7 @@ def on_reveal(event) -> None:
         dom.show_error(form, "reveal", error.reason)
         return
     revealed = Shown(result, source=shown.source, time=shown.time, who=shown.who,
-                     revealed=True)
+                     revealed=True, seeded=shown.seeded)
     spent, problem = characters_panel.spend(result) if shown.source != "link" else (None, None)
     show(revealed, notes=[revealed_note(difficulty), *([problem] if problem else [])])
     if shown.source != "link":  # a link's roll is not in this log
@@ -285,7 +289,9 @@ def show_entry(entry: dict) -> str | None:
     check = entry if entry["kind"] == "check" else log_panel.log().get(entry["reveals"])
     session.again = check["request"] if check else None
     session.again_who = who_of(check) if check else None
-    show(Shown(result, source="log", entry=entry, time=entry["time"], who=who_of(entry)))
+    seeded = any(logged.get("seed") is not None for logged in (entry, check) if logged)
+    show(Shown(result, source="log", entry=entry, time=entry["time"], who=who_of(entry),
+               seeded=seeded))  # a reveal logged before reveals kept the seed: its check's
     return None
 
 

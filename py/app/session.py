@@ -32,6 +32,7 @@ class Shown:
     time: str | None = None  # when it was rolled (ISO 8601), once known
     revealed: bool = False  # the GM revealed its secret difficulty: a final verdict
     who: dict | None = None  # whom it was rolled for: {"name", and "skill" when the sheet's}
+    seeded: bool = False  # drawn from a ?seed page's sequence: marked wherever it is shown
 
 
 @dataclass

@@ -3,9 +3,10 @@ ESR and Chromium, each on one phone-sized page shared by the tests of its engine
 
 Boot to ready, one roll per system and every flip mode with the pieces shown checked against the
 engine (the rules run here under CPython on the request and draw the page logged), an error
-beside its box, the log across a reload, a replay link opened, offline reload and roll, and not
-one request beyond 127.0.0.1. The engines are driven through tests/e2e/engines.py: their own
-clicks and key presses on controls found by their labels and roles (selects are set from JS).
+beside its box, the log across a reload, a replay link opened, the roll bar's chips keeping the
+result, two quick clicks on Roll rolling once, offline reload and roll, and not one request
+beyond 127.0.0.1. The engines are driven through tests/e2e/engines.py: their own clicks and key
+presses on controls found by their labels and roles (selects are set from JS).
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ import pytest
 import skillcheck
 from app import forms, log_model
 from engines import Chromium, Element, Engine, EngineError, launch
+from presses import QUIET_MS
 from test_page import CASES, IDS, expected_images
+from test_roll_loop import RECORD
 
 import build
 from tools import icons
@@ -132,9 +135,12 @@ WHERE = """el => { const r = el.getBoundingClientRect();
 
 
 def roll(engine: Engine) -> dict:
-    """Press the main button; the log entry the page wrote for it."""
+    """Press the main button, never within QUIET_MS of the last roll (tests/e2e/presses.py);
+    the log entry the page wrote for it."""
     before = len(engine.call(LOG))
+    engine.wait("quiet => !(performance.now() - window.__pressed < quiet)", QUIET_MS + 20)
     engine.click(engine.find("() => document.getElementById('roll')"))
+    engine.call("() => { window.__pressed = performance.now(); }")
     try:
         engine.wait(f"n => ({LOG})().length > n", before, timeout=60)
     except AssertionError:
@@ -261,6 +267,40 @@ def test_a_replay_link_opens_the_same_roll(app_page, app_url):
     assert replayed["replay"]
     assert replayed["images"] == rolled["images"] and len(rolled["images"]) == 2
     assert replayed["explain"] == rolled["explain"]
+
+
+IN_VIEW = """id => { const r = document.getElementById(id).getBoundingClientRect();
+  return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }"""
+
+
+def test_the_roll_bars_chips_go_to_what_they_name_and_keep_the_result(app_page):
+    open_form(app_page, "flip", "unopposed")
+    roll(app_page)
+    rolled, address = shown(app_page), app_page.call("() => location.hash")
+    for chip, place in (("roll-last", "result-heading"), ("roll-chance", "odds-heading")):
+        app_page.call("() => scrollTo({top: 0, behavior: 'instant'})")
+        app_page.click(app_page.find("id => document.getElementById(id)", chip))
+        app_page.wait(IN_VIEW, place, message=f"#{place} to come into view")
+        settle(app_page)
+        assert shown(app_page) == rolled, chip
+        assert app_page.call("() => location.hash") == address
+
+
+def test_two_quick_clicks_on_roll_roll_once(app_page):
+    """Two of the engine's own clicks in quick succession: the nearest a driven browser comes to
+    a thumb's double tap (WebDriver has no touch for these engines)."""
+    open_form(app_page, "passages", None)
+    before = len(app_page.call(LOG))
+    app_page.call(RECORD)
+    button = app_page.find("() => document.getElementById('roll')")
+    app_page.click(button)
+    app_page.click(button)
+    first, second = app_page.wait("() => window.__taps.length >= 2 && window.__taps")
+    assert second - first < QUIET_MS, f"{app_page.name}: the clicks came {second - first} ms apart"
+    app_page.wait(f"n => ({LOG})().length > n", before)
+    settle(app_page)
+    app_page.call("() => dispatchEvent(new Event('pagehide'))")  # any write still pending, done
+    assert len(app_page.call(LOG)) == before + 1
 
 
 def test_offline_it_reloads_and_rolls(engine, serve_dist):

@@ -8,6 +8,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from presses import press_roll
 from ready import wait_ready
 from test_page import FORM_IDS, labelled, open_form
 from test_table import flip_sheet, new_character, pick, roll
@@ -58,7 +59,7 @@ def test_roll_and_its_chance_stay_in_view_and_the_result_follows(screen, system,
     chance = screen.locator("#odds .odds-success strong").text_content()
     expect(screen.locator("#roll-chance strong")).to_have_text(chance)
 
-    screen.locator("#roll").click()
+    press_roll(screen)
     headline = screen.locator("#result .headline")
     expect(headline).to_be_visible()
     comes_into_view(screen, "#result .headline")

@@ -10,6 +10,7 @@ import skillcheck
 from app import links, log_model
 from app.storage import MemoryStorage
 from playwright.sync_api import Page, expect
+from presses import press_roll
 from ready import wait_ready
 from test_page import error_beside, fill, labelled, open_form
 from test_table import log_panel, roll
@@ -112,13 +113,13 @@ def test_a_5000_digit_number_in_my_dice_or_the_reveal_box_is_named_beside_it(tab
     page = open_fresh(tab, app_url)
     form = open_form(page, "passages")
     fill(form, "My dice", "9" * 5000)
-    page.locator("#roll").click()
+    press_roll(page)
     assert "whole number" in error_beside(page, labelled(form, "My dice"))
 
     form = open_form(page, "pool")
     fill(form, "Secret DR", True)
     fill(form, "My dice", "2 9 5 1 3")
-    page.locator("#roll").click()
+    press_roll(page)
     reveal = page.get_by_label("GM: DR")
     reveal.fill("9" * 5000)
     page.get_by_role("button", name="GM: reveal").click()

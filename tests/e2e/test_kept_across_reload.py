@@ -9,6 +9,7 @@ import json
 
 import pytest
 from playwright.sync_api import Page, expect
+from presses import press_roll
 from ready import wait_ready
 from test_page import FORM_IDS, fill, labelled, open_form
 from test_table import new_character, roll, stock, stored_log
@@ -152,7 +153,7 @@ def test_after_a_luck_spend_the_box_comes_down_and_roll_and_re_roll_still_work(p
     roll(phone)  # the next Roll is not refused
     expect(phone.locator("#form-error")).to_be_empty()
     before = len(stored_log(phone)["entries"])
-    phone.get_by_role("button", name="Re-roll").click()
+    press_roll(phone, phone.get_by_role("button", name="Re-roll"))
     phone.wait_for_function("n => JSON.parse(localStorage.getItem('skillcheck.log'))"
                             ".entries.length > n", arg=before)
     expect(phone.locator("#form-error")).to_be_empty()

@@ -14,6 +14,7 @@ import skillcheck
 from app import forms
 from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from presses import press_roll
 from ready import wait_ready
 from skillcheck.draw import card_name
 
@@ -212,7 +213,7 @@ def test_tapping_another_card_keeps_it_and_the_rules_follow(booted):
     fill(form, "My cards", "2S KH 7D")
     entries = booted.locator("#log-list > li")
     logged = entries.count()
-    booted.get_by_role("button", name="Flip", exact=True).click()
+    press_roll(booted)
     request = {"system": "flip", "rank": 3, "aspect": 2, "difficulty": "average",
                "cards": ["2S", "KH", "7D"]}
     assert result_images(booted) == expected_images(skillcheck.resolve(request))
@@ -236,7 +237,7 @@ def test_a_helpers_choice_can_change_the_primarys_flip(booted):
     form = open_form(booted, "flip", "team")
     fill(form.get_by_role("group", name="Primary"), "My cards", "5H 10S 2D")
     fill(form.get_by_role("group", name="Helper 1"), "My cards", "9C 4S")
-    booted.get_by_role("button", name="Flip", exact=True).click()
+    press_roll(booted)
     assert result_images(booted)[:3] == ["Five of Hearts", "Ten of Spades, kept", "Two of Diamonds"]
     # 4 + aspect 3 misses the helper's DTN 9: no flip+1, so the primary's two cards are the
     # first two it showed (the engine fits a forced draw the team resized)
@@ -271,7 +272,7 @@ def test_keep_low_offers_no_other_card(booted):
     form = open_form(booted, "flip", "unopposed")
     fill(form, "Rank", 0)
     fill(form, "My cards", "9C 4D")
-    booted.get_by_role("button", name="Flip", exact=True).click()
+    press_roll(booted)
     assert result_images(booted) == ["Nine of Clubs",
                                      "Four of Diamonds, kept (the lowest must be kept)"]
     expect(booted.locator("#result .keep-this")).to_have_count(0)
@@ -293,7 +294,7 @@ def test_bad_input_is_named_beside_its_field_and_the_odds_say_so(booted):
     expect(booted.locator("#odds .problem")).to_have_text(
         "Rank: must be a whole number from 0 to 52")
     assert error_beside(booted, rank) == "Must be a whole number from 0 to 52"
-    booted.get_by_role("button", name="Flip", exact=True).click()
+    press_roll(booted)
     assert error_beside(booted, rank) == "Must be a whole number from 0 to 52"
     expect(booted.locator("#result .placeholder")).to_be_visible()
     fill(form, "Rank", 2)
@@ -324,7 +325,7 @@ def test_rules_errors_land_on_their_field_too(booted):
     fill(form, "Familiarity", True)
     expect(booted.locator("#odds .odds-row").first).to_be_visible()
     fill(form, "My cards", "7H")
-    booted.get_by_role("button", name="Flip", exact=True).click()
+    press_roll(booted)
     assert error_beside(booted, labelled(form, "My cards")) == "Must list exactly 2 cards"
 
 
@@ -368,7 +369,7 @@ def test_a_seed_in_the_address_fixes_the_dice(desktop, app_url):
     rng = random.Random(7)
     request = {"system": "pool", "trait": 5, "skill": 7, "dr": 4, "bonus": 0, "luck": 0}
     for _ in range(2):
-        desktop.get_by_role("button", name="Roll", exact=True).click()
+        press_roll(desktop, desktop.get_by_role("button", name="Roll", exact=True))
         expected = skillcheck.resolve(request, rng)
         expect(desktop.locator("#result [role=img]").first).to_have_attribute(
             "aria-label", re.compile(f"^d10 showing {expected['dice'][0]}\\b"))

@@ -9,6 +9,7 @@ import pytest
 import skillcheck
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
+from presses import press_roll
 from ready import wait_ready
 from test_page import FORM_IDS, fill, open_form
 
@@ -66,7 +67,7 @@ def test_on_a_phone_every_target_is_big_enough_and_nothing_scrolls_sideways(boot
     form = open_form(booted, system, mode)
     for details in form.locator("details").all():
         details.evaluate("d => d.open = true")
-    booted.locator("#roll").click()
+    press_roll(booted)
     booted.locator("#result .outcome").wait_for()
     small = [t for t in visible_targets(booted, FORM_IDS[system, mode])
              if t["w"] < MIN_TARGET or t["h"] < MIN_TARGET]
@@ -78,7 +79,7 @@ def test_on_a_phone_every_target_is_big_enough_and_nothing_scrolls_sideways(boot
 def test_on_a_desktop_the_form_and_the_result_stand_side_by_side(desktop, app_url):
     desktop.goto(app_url + "#system=flip&mode=opposed")
     wait_ready(desktop)
-    desktop.get_by_role("button", name="Flip", exact=True).click()
+    press_roll(desktop, desktop.get_by_role("button", name="Flip", exact=True))
     boxes = desktop.evaluate("""() => Object.fromEntries(["#check", ".result-panel", ".odds-panel"]
         .map(s => [s, document.querySelector(s).getBoundingClientRect().toJSON()]))""")
     form, result, odds = boxes["#check"], boxes[".result-panel"], boxes[".odds-panel"]
@@ -98,7 +99,7 @@ def test_light_and_dark_pass_the_wcag_aa_checks(booted, scheme):
     try:
         for system, mode, group, label in AXE_FORMS:
             form = open_form(booted, system, mode)
-            booted.locator("#roll").click()
+            press_roll(booted)
             booted.locator("#result .outcome").wait_for()
             booted.wait_for_timeout(700)  # let the flip and tumble finish before colours count
             fill(form.get_by_role("group", name=group) if group else form, label, 999)
@@ -123,11 +124,11 @@ def test_cards_turn_over_unless_the_player_asks_for_less_motion(booted):
     open_form(booted, "flip", "unopposed")
     animation = ("() => getComputedStyle(document.querySelector('#result .card-inner'))"
                  ".animationName")
-    booted.locator("#roll").click()
+    press_roll(booted)
     assert booted.evaluate(animation) == "turn-over"
     booted.emulate_media(reduced_motion="reduce")
     try:
-        booted.locator("#roll").click()
+        press_roll(booted)
         assert booted.evaluate(animation) == "none"
     finally:
         booted.emulate_media(reduced_motion="no-preference")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from playwright.sync_api import expect
+from presses import press_roll
 from test_page import fill, labelled, open_form
 
 
@@ -24,6 +25,6 @@ def test_double_ought_in_my_dice_rolls_a_hundred(booted):
     form = open_form(booted, "passages")
     fill(form, "Base", 40)
     fill(form, "My dice", "00")
-    booted.get_by_role("button", name="Roll", exact=True).click()
+    press_roll(booted, booted.get_by_role("button", name="Roll", exact=True))
     expect(booted.locator("#result .headline")).to_contain_text("Critical Fail")
     expect(booted.locator("#result .roll-total")).to_contain_text("100")

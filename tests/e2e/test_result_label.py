@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import Page, expect
+from presses import press_roll
 from test_page import fill, labelled, open_form
 from test_table import log_size, new_character, pick, pool_sheet, roll, stored_log
 
@@ -31,7 +32,7 @@ def test_the_result_and_re_roll_name_the_check_even_under_another_systems_form(a
     expect(app.locator("#form-passages")).to_be_visible()
     expect(again).to_be_visible()  # still says what it repeats
     before = log_size(app)
-    again.click()
+    press_roll(app, again)
     expect(result_title(app)).to_have_text("Mara · Lockpicking (d10 pool)")
     expect(app.locator("#result .outcome")).to_have_attribute("data-system", "pool")
     expect(app.locator("#result [role=img]")).to_have_count(5)  # five d10s, not percentile dice

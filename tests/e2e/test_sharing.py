@@ -10,6 +10,7 @@ import skillcheck
 from app import links
 from app.outcome_words import outcome_name
 from playwright.sync_api import expect
+from presses import press_roll
 from ready import wait_ready
 from test_page import fill
 from test_table import lockpicking_roll, roll
@@ -93,5 +94,5 @@ def test_the_share_sheet_gets_the_link_and_a_roll_ticks_unless_motion_is_reduced
     roll(page)
     assert page.evaluate("window.__ticks") == [12]  # no tick under reduced motion
     page.emulate_media(reduced_motion="no-preference")
-    page.get_by_role("button", name=re.compile("^Re-roll")).click()
+    press_roll(page, page.get_by_role("button", name=re.compile("^Re-roll")))
     page.wait_for_function("window.__ticks.length === 2")

@@ -13,6 +13,7 @@ import skillcheck
 from app import links, log_model
 from app.storage import MemoryStorage
 from playwright.sync_api import Locator, Page, expect
+from presses import press_roll
 from ready import wait_ready
 from test_page import expected_images, fill, labelled, open_form, result_images
 
@@ -38,7 +39,7 @@ def share(page: Page) -> str:
 def roll(page: Page) -> None:
     """Press the main button and wait until the roll is in the log (it is written after)."""
     before = log_size(page)
-    page.locator("#roll").click()
+    press_roll(page)
     expect(page.locator("#result .outcome")).to_be_visible()
     page.wait_for_function("n => JSON.parse(localStorage.getItem('skillcheck.log') || "
                            "'{\"entries\": []}').entries.length > n", arg=before)
@@ -339,7 +340,7 @@ def test_roll_again_repeats_the_request_with_a_new_draw_even_after_a_reload(fres
     rng = random.Random(11)
     roll(page)
     assert result_images(page) == expected_images(skillcheck.resolve(request, rng))
-    page.get_by_role("button", name="Re-roll").click()
+    press_roll(page, page.get_by_role("button", name="Re-roll"))
     again = skillcheck.resolve(request, rng)
     expect(page.locator("#result [role=img]").first).to_have_attribute(
         "aria-label", expected_images(again)[0])
@@ -352,7 +353,7 @@ def test_roll_again_repeats_the_request_with_a_new_draw_even_after_a_reload(fres
     wait_ready(page)
     fill(page.locator("#form-pool"), "Trait", 3)  # the form changed: Re-roll does not care
     before = log_size(page)
-    page.get_by_role("button", name="Re-roll").click()
+    press_roll(page, page.get_by_role("button", name="Re-roll"))
     expect(page.locator("#result [data-fact=successes]")).to_be_visible()
     assert len(result_images(page)) == 6
     page.wait_for_function("n => JSON.parse(localStorage.getItem('skillcheck.log'))"
@@ -450,7 +451,7 @@ def test_luck_is_spent_capped_at_the_stock_and_undone_once(app):
     fill(form, "Luck", 3)  # more than Vex has: refused beside the box, nothing rolled
     expect(app.locator("#odds .problem")).to_contain_text("Vex has 2 Luck")
     before = log_size(app)
-    app.locator("#roll").click()
+    press_roll(app)
     expect(luck).to_have_attribute("aria-invalid", "true")
     assert log_size(app) == before
 
@@ -506,7 +507,7 @@ def test_xp_buys_insurance_only_as_far_as_it_goes(app):
     expect(stock(app)).to_have_text("Luck 0 · XP 1")
     expect(insurance).to_have_attribute("max", "0")
     expect(insurance).to_have_value("0")  # down to what Dot has left: the next roll is not refused
-    app.locator("#roll").click()
+    press_roll(app)
     expect(app.locator("#result .outcome")).to_be_visible()
     expect(insurance).not_to_have_attribute("aria-invalid", "true")
     expect(app.locator("#form-fluke .field-error")).to_have_count(0)
@@ -619,5 +620,5 @@ def test_a_damaged_or_edited_link_says_so_and_the_page_keeps_working(booted):
         expect(problem).to_contain_text("The page works as usual")
     form = booted.locator(".sysform:visible")
     expect(form).to_have_count(1)
-    booted.locator("#roll").click()
+    press_roll(booted)
     expect(booted.locator("#result .outcome")).to_be_visible()

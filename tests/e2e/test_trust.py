@@ -25,6 +25,7 @@ import pytest
 import skillcheck
 from contract_checks import FAIL_CHANCE, chi_square_critical
 from playwright.sync_api import Page, expect
+from presses import press_roll
 from ready import wait_ready
 
 import build
@@ -99,7 +100,7 @@ def open_system(page: Page, system: str, mode: str | None = None):
 def roll(page: Page) -> None:
     """Press the main button and wait for a new result in the live region."""
     page.locator("#result > *").first.evaluate("el => el.setAttribute('data-stale', '')")
-    page.locator("#roll").click()
+    press_roll(page)
     expect(page.locator("#result [data-stale]")).to_have_count(0)
     expect(page.locator("#result .placeholder")).to_have_count(0)
 
@@ -205,7 +206,7 @@ def test_hostile_numbers_in_every_box_get_a_message_beside_it(clean, system, mod
             box.fill("")
             box.press_sequentially(typed)
             clean.locator("#result > *").first.evaluate("el => el.setAttribute('data-stale', '')")
-            box.press("Enter")
+            press_roll(clean, box, key="Enter", rolls=not refused(spec))
             where = f"{system} {name} = {typed!r}"
             if refused(spec):
                 message = field.locator(".field-error")
