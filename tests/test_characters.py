@@ -356,7 +356,8 @@ def test_what_a_check_already_took_is_its_systems_own_stock():
 
 
 def test_overspending_is_refused(mara):
-    with pytest.raises(SpendError, match="Mara has only 3 Luck; this check would spend 4"):
+    with pytest.raises(SpendError, match="Mara has only 3 Luck now, and this would spend 4: "
+                                         "nothing was spent"):
         apply_result(mara, pool_spending(4))
 
 
