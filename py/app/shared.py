@@ -5,7 +5,7 @@ Every tab reads localStorage from a copy of its own, and learns of another tab's
 a message from it arrives. So two tabs that each read, change and write the log or the
 characters at the same moment can each write over what the other just saved. A cross-tab lock
 (the Web Locks API) makes the changes take turns, but a turn can begin before the last turn's
-write has reached this tab, and then reads a stale copy (docs/security.md has the figures). So
+write has reached this tab, and then reads a stale copy (docs/security.md). So
 the lock also carries what was saved under it last: after its turn, a tab that wrote holds a
 second, never-contended lock per key it wrote, whose name gives a count and a fingerprint of the
 text (`token`). The next tab to take a turn lists the locks held (the browser answers that in
