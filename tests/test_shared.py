@@ -79,7 +79,7 @@ class Locks:
         self.busy = False
         self.tokens: list[str] = []
 
-    def request(self, name: str, granted) -> None:
+    def request(self, name: str, granted, refused) -> None:
         assert name == LOCK
         self.waiting.append(granted)
         self._grant()
@@ -218,6 +218,19 @@ def test_a_turn_that_waits_in_vain_goes_on_and_says_so(loop):
         START_LUCK)
     assert b.turns.gave_up == 1
     assert "did not arrive from another tab" in said[0]
+
+
+def test_a_lock_the_browser_refuses_makes_the_change_at_once_and_says_so(loop):
+    class Refusing(Locks):
+        def request(self, name, granted, refused):
+            refused("SecurityError: The request was denied.")
+    browser, a, _, mara = two_tabs(Refusing())
+    said = []
+    a.turns.warn = said.append
+    spend = a.turns.change(lambda: a.roster.spend(mara, luck_check(2)))
+    assert spend.result()[1]["text"] == "Mara spent 2 Luck (5 → 3)."
+    assert "no cross-tab lock (SecurityError" in said[0]
+    assert a.turns.change(lambda: "next").result() == "next"  # and so does the next
 
 
 def test_edits_of_other_fields_at_once_are_both_kept(loop):

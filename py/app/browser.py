@@ -124,10 +124,12 @@ class WebLocks:
     def __init__(self, locks):
         self._locks = locks
 
-    def request(self, name: str, granted: Callable[[], Awaitable[None]]) -> None:
+    def request(self, name: str, granted: Callable[[], Awaitable[None]],
+                refused: Callable[[str], None]) -> None:
         # the callback's answer, a Task, is a thenable: the lock is held until it is done
-        self._locks.request(name, create_once_callable(
+        asked = self._locks.request(name, create_once_callable(
             lambda lock: asyncio.ensure_future(granted())))
+        asked.catch(lambda error: refused(str(error)))  # Pyodide frees it once settled
 
     async def held(self) -> list[str]:
         return [str(lock.name) for lock in (await self._locks.query()).held]

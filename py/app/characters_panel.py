@@ -447,7 +447,6 @@ def _mark_conflict(field: str, theirs) -> None:
     part = group._dom_element.closest("details")
     part.open = True
     note = dom.note(_conflict_id(field), text, choice)
-    note.classList.add("conflict")
     part.querySelector("summary").after(note)
 
 

@@ -120,9 +120,10 @@ class Recorded:
 class Locks(Protocol):
     """What the page needs of navigator.locks (browser.py's adapter)."""
 
-    def request(self, name: str, granted: Callable[[], Awaitable[None]]) -> None:
+    def request(self, name: str, granted: Callable[[], Awaitable[None]],
+                refused: Callable[[str], None]) -> None:
         """Ask for the exclusive lock `name`: once it is held, `granted()` runs, and the lock is
-        let go when that is done."""
+        let go when that is done; `refused(why)` runs instead if the browser will not give it."""
 
     async def held(self) -> list[str]:
         """The names of the locks held now, by this tab or any other."""
@@ -189,11 +190,15 @@ class Turns:
             return
         self._asked = True
         try:
-            self.locks.request(LOCK, self._turn)
-        except Exception:  # a lock the browser refuses (a sandbox): at once, as without one
-            self.warn(traceback.format_exc())
-            self._asked = False
-            self.run()
+            self.locks.request(LOCK, self._turn, self._refused)
+        except Exception:
+            self._refused(traceback.format_exc())
+
+    def _refused(self, why: str) -> None:
+        """The browser refused the lock (a sandbox): the changes are made at once, as without."""
+        self.warn(f"Skill Check: no cross-tab lock ({why}); changes are made at once.")
+        self._asked = False
+        self.run()
 
     def run(self) -> None:
         """Run every queued change now, those queued meanwhile too (on the lock's turn; or
