@@ -14,15 +14,19 @@ from app.characters import (
     LONGEST_FILE,
     MOST_CHARACTERS,
     CharactersFileError,
+    EditConflict,
     Roster,
     SpendError,
+    affordable,
     already_spent,
     apply_result,
+    capped_text,
     edited,
     fill,
     import_question,
     import_summary,
     limits,
+    merge_edit,
     pickable,
     read_character,
     read_file,
@@ -356,7 +360,8 @@ def test_what_a_check_already_took_is_its_systems_own_stock():
 
 
 def test_overspending_is_refused(mara):
-    with pytest.raises(SpendError, match="Mara has only 3 Luck; this check would spend 4"):
+    with pytest.raises(SpendError, match="Mara has only 3 Luck now, and this would spend 4: "
+                                         "nothing was spent"):
         apply_result(mara, pool_spending(4))
 
 
@@ -621,3 +626,63 @@ def test_any_file_gives_characters_or_the_one_error(text):
     assert characters == [read_character(c) for c in characters]
     roster = Roster(MemoryStorage())
     assert roster.merge(characters)[:2] == (len(characters), 0)
+
+
+# ---- the same character edited or spent in two tabs at once (issue 34) -------------------------
+
+def test_an_edit_is_merged_field_by_field_on_top_of_what_another_tab_saved(mara):
+    theirs = with_sheet(edited(mara, notes="Owes the guild."), "pool", {**POOL, "traits": {
+        "Dexterity": 6, "Wits": 3}})
+    mine = with_sheet(edited(mara, xp=40, name="Mara Vey"), "flip", {**FLIP, "aspects": {
+        "AI": 4, "HS": 2, "SS": -1}})
+    merged, conflicts = merge_edit(mara, mine, theirs)
+    assert conflicts == []
+    assert (merged["name"], merged["notes"], merged["xp"]) == ("Mara Vey", "Owes the guild.", 40)
+    assert merged["sheets"]["pool"]["traits"]["Dexterity"] == 6  # theirs
+    assert merged["sheets"]["flip"]["aspects"]["AI"] == 4  # mine
+
+
+def test_a_field_both_tabs_changed_differently_is_a_conflict_and_keeps_the_stored_one(mara):
+    theirs = with_sheet(edited(mara, xp=20), "pool", {**POOL, "skills": {}})
+    mine = with_sheet(edited(mara, xp=30, notes="Mine."), "pool", {**POOL, "traits": {
+        "Dexterity": 5, "Wits": 4}})
+    merged, conflicts = merge_edit(mara, mine, theirs)
+    assert conflicts == ["xp", "sheets.pool"]
+    assert merged["xp"] == 20 and merged["sheets"]["pool"] == theirs["sheets"]["pool"]
+    same, none = merge_edit(mara, edited(mara, xp=20), theirs)  # the same change: no conflict
+    assert none == [] and same["xp"] == 20
+
+
+def test_a_sheet_taken_away_in_one_tab_stays_away_when_the_other_edits_elsewhere(mara):
+    theirs = edited(mara, sheets={k: v for k, v in mara["sheets"].items() if k != "fluke"})
+    merged, conflicts = merge_edit(mara, edited(mara, luck=5), theirs)
+    assert conflicts == [] and "fluke" not in merged["sheets"] and merged["luck"] == 5
+
+
+def test_a_save_that_conflicts_saves_nothing_and_says_what_is_stored(roster, mara):
+    roster.update(edited(mara, xp=20, notes="Theirs."))
+    with pytest.raises(EditConflict) as conflict:
+        roster.save_edit(mara, edited(mara, xp=30, luck=1))
+    assert conflict.value.fields == ["xp"] and conflict.value.stored["notes"] == "Theirs."
+    assert roster.get(mara["id"])["luck"] == 3  # the Luck edit is not saved either
+    roster.delete(mara["id"])
+    with pytest.raises(EditConflict) as gone:
+        roster.save_edit(mara, edited(mara, xp=30))
+    assert gone.value.stored is None
+
+
+def test_only_the_luck_offers_the_stock_still_pays_are_offered(mara):
+    result = skillcheck.resolve({"system": "pool", "trait": 5, "skill": 7, "dr": 3, "luck": 5,
+                                 "dice": [1, 2, 9, 9, 3]})
+    assert [o["luck_spend"] for o in result["luck_offers"]] == [2, 4]
+    assert [o["luck_spend"] for o in affordable(mara, result)] == [2]  # Luck 3
+    assert affordable(edited(mara, luck=1), result) == []
+
+
+def test_a_check_capped_by_the_stock_stored_now_says_so(mara):
+    request = {"system": "pool", "trait": 5, "skill": 7, "dr": 3, "luck": 5}
+    capped = within_limits(mara, request)
+    assert capped["luck"] == 3
+    assert capped_text(mara, request, capped) == (
+        "Mara has only 3 Luck now: Luck 3 was used for this check, not 5.")
+    assert capped_text(mara, capped, capped) is None

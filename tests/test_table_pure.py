@@ -108,6 +108,22 @@ def test_a_new_character_starts_blank():
     assert values["luck"] == 0 and values["name"] == "" and values["aspects.PC"] == ""
 
 
+def test_a_conflict_names_each_field_as_the_editor_does_and_what_the_other_tab_saved():
+    fields = ["xp", "notes", "sheets.pool"]
+    assert character_form.conflict_text("Mara", fields) == (
+        "Mara was also changed in another tab while you edited: XP, Notes, d10 pool sheet. "
+        "Nothing is saved yet. Save again to keep what you typed, or use the other tab’s where "
+        "it is marked.")
+    assert character_form.theirs_text("xp", 1200) == "Another tab saved 1,200."
+    assert character_form.theirs_text("notes", "") == "Another tab saved no notes."
+    long = character_form.theirs_text("notes", "x" * 500)
+    assert long.endswith("…”.") and len(long) < 160
+    assert character_form.theirs_text("sheets.flip", {}) == (
+        "Another tab saved other changes to this sheet.")
+    assert character_form.sheet_group("sheets.pool") == "pool_traits"
+    assert character_form.merged_words("sheets.passages") == "Passages sheet"
+
+
 # --- a pick → the check form ------------------------------------------------------------------
 
 MARA = characters.read_character({

@@ -1,23 +1,26 @@
 """Small browser services every panel shares: no exception reaches the page as a traceback (a
 problem is said beside its field when the page has one, else under the main button), localStorage
-as a Storage, work put off until the browser has painted, local times, a file download, the
-clipboard and a yes/no question.
+as a Storage, changes to it one tab at a time (the Web Locks API, see shared.py), work put off
+until the browser has painted, local times, a file download, the clipboard and a yes/no question.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import traceback
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from pyodide.ffi import create_once_callable
 from pyscript import document, web, when, window
 from pyscript.ffi import create_proxy, is_none, to_js
 from skillcheck import InvalidRequest
 
 from . import dom
 from .roll_guard import RollGuard
+from .shared import Recorded, Turns
 from .storage import FileRefused, MemoryStorage, Storage
 
 SOMETHING_WRONG = "Something went wrong. Please try again; the details are in the console."
@@ -50,32 +53,30 @@ def one_roll(handler):
     """An event handler that starts a roll (Roll, Flip, Re-roll) and says whether it rolled,
     run only for a press ROLLS admits: a double tap's second tap, or a press while the last
     roll is still being drawn, does nothing at all — not even its default action (a form's own
-    submission)."""
-    def admitted(event) -> bool:
-        if ROLLS.admits(float(event.timeStamp)):
-            return True
-        event.preventDefault()
-        return False
-
-    if inspect.iscoroutinefunction(handler):
-        @functools.wraps(handler)
-        async def run_async(event):
-            rolled = False
-            if admitted(event):
-                try:
-                    rolled = bool(await handler(event))
-                finally:
-                    ROLLS.done(window.performance.now(), rolled)
-        return run_async
-
+    submission). The handler runs at once, so that a refused press is refused before the
+    browser acts on it; a roll that must wait its turn at the cross-tab lock (a spend) gives
+    that turn to await, and the guard holds until it is done."""
     @functools.wraps(handler)
     def run(event):
-        rolled = False
-        if admitted(event):
+        if not ROLLS.admits(float(event.timeStamp)):
+            event.preventDefault()
+            return
+        try:
+            rolled = handler(event)
+        except BaseException:
+            ROLLS.done(window.performance.now(), False)
+            raise
+        if not inspect.isawaitable(rolled):
+            ROLLS.done(window.performance.now(), bool(rolled))
+            return
+
+        async def finish() -> None:
+            drawn = False
             try:
-                rolled = bool(handler(event))
+                drawn = bool(await rolled)
             finally:
-                ROLLS.done(window.performance.now(), rolled)
+                ROLLS.done(window.performance.now(), drawn)
+        spawn(finish())
     return run
 
 
@@ -95,6 +96,16 @@ def button_clicks(selector: str):
 def failed() -> None:
     window.console.error(traceback.format_exc())
     trouble(SOMETHING_WRONG)
+
+
+def spawn(work: Awaitable) -> None:
+    """Run `work` (a handler's coroutine) on its own, guarded as a handler is."""
+    async def run() -> None:
+        try:
+            await work
+        except Exception:
+            failed()
+    asyncio.ensure_future(run())
 
 
 def trouble(message: str) -> None:
@@ -128,12 +139,74 @@ NOT_SAVED = ("This browser does not let the page save anything here (a private w
 
 def local_storage() -> tuple[Storage, list[str]]:
     """localStorage, or memory for this session when the browser refuses it (a sandbox, a
-    privacy mode) — with a warning then, so the player knows nothing will be kept."""
+    privacy mode) — with a warning then, so the player knows nothing will be kept. What is
+    shared with other tabs is changed only through `change` and `change_later`."""
+    global _turns
     try:
         window.localStorage.getItem("skillcheck.probe")
-        return LocalStorage(), []
+        storage, warnings, locks = Recorded(LocalStorage()), [], web_locks()
     except Exception:
-        return MemoryStorage(), [NOT_SAVED]
+        storage, warnings, locks = Recorded(MemoryStorage()), [NOT_SAVED], None
+    _turns = Turns(storage, locks, warn=window.console.warn)
+    return storage, warnings
+
+
+# ---- changes to the log and the characters: one tab at a time -----------------------------------
+
+class WebLocks:
+    """navigator.locks as a shared.Locks."""
+
+    def __init__(self, locks):
+        self._locks = locks
+
+    def request(self, name: str, granted: Callable[[], Awaitable[None]],
+                refused: Callable[[str], None]) -> None:
+        # the callback's answer, a Task, is a thenable: the lock is held until it is done
+        asked = self._locks.request(name, create_once_callable(
+            lambda lock: asyncio.ensure_future(granted())))
+        asked.catch(lambda error: refused(str(error)))  # Pyodide frees it once settled
+
+    async def held(self) -> list[str]:
+        return [str(lock.name) for lock in (await self._locks.query()).held]
+
+    async def hold(self, name: str) -> Callable[[], None]:
+        taken = asyncio.get_event_loop().create_future()
+        release: list = []
+
+        def granted(lock):
+            taken.set_result(None)
+            return window.Promise.new(create_once_callable(lambda done, _: release.append(done)))
+        self._locks.request(name, to_js({"mode": "shared"}), create_once_callable(granted))
+        await taken
+        return lambda: release.pop()()
+
+
+def web_locks() -> WebLocks | None:
+    """The Web Locks API, where the browser has it (not on an http:// address but localhost)."""
+    locks = getattr(window.navigator, "locks", None)
+    return None if locks is None or is_none(locks) else WebLocks(locks)
+
+
+_turns: Turns | None = None  # made with the storage (local_storage)
+
+
+def change(job: Callable[[], object]) -> asyncio.Future:
+    """Run `job`, a synchronous read-modify-write of the log or the characters, at this tab's
+    next turn at the cross-tab lock, after every change asked for before it: await its answer
+    (or its exception). Nothing another tab saved is missing from what it reads."""
+    return _turns.change(job)
+
+
+def change_later(job: Callable[[], None]) -> None:
+    """`change`, with the lock asked for only once the page has painted (a roll's log entry);
+    an exception goes to the console."""
+    _turns.add(job, _logged)
+    later(_turns.ask)
+
+
+def _logged(_, error: BaseException | None) -> None:
+    if error is not None:
+        window.console.error("".join(traceback.format_exception(error)))
 
 
 # ---- later: after the result is on screen ------------------------------------------------------
@@ -172,8 +245,11 @@ def later(job: Callable[[], None]) -> None:
 
 
 def run_pending() -> None:
-    """Run what is waiting now (the page is being hidden or closed)."""
+    """Run what is waiting now (the page is being hidden or closed): changes too, without
+    waiting for the lock, which a closing page would not get."""
     _run_queue()
+    if _turns is not None:
+        _turns.run()
 
 
 # ---- times, files, clipboard ---------------------------------------------------------------------
@@ -277,7 +353,7 @@ async def copy_text(text: str) -> bool:
 
 # What an import will do once the file is read: (a question to ask first, or None; the yes
 # button's words; what taking the file in does).
-ImportPlan = tuple[str | None, str, Callable[[], None]]
+ImportPlan = tuple[str | None, str, Callable[[], object]]
 
 
 @dataclass(frozen=True)
@@ -311,17 +387,18 @@ class FileBar:
             return
         if question:
             ask(question, yes, take)
-        else:
-            take()
+        elif inspect.isawaitable(done := take()):
+            await done
 
 
 # ---- a yes/no question in the page's own <dialog id="confirm"> ---------------------------------
 
-_answer: dict[str, Callable[[], None] | None] = {"yes": None}
+_answer: dict[str, Callable[[], object] | None] = {"yes": None}
 
 
-def ask(question: str, yes: str, then: Callable[[], None]) -> None:
-    """Ask before something that cannot be undone; `then` runs only if the player says `yes`.
+def ask(question: str, yes: str, then: Callable[[], object]) -> None:
+    """Ask before something that cannot be undone; `then` runs only if the player says `yes`
+    (a coroutine function's, on its own).
     A modal <dialog>: Escape or "Cancel" says no, and focus returns where it was."""
     web.page["confirm-text"].textContent = question
     web.page["confirm-yes"].textContent = yes
@@ -335,7 +412,9 @@ def answer(yes: bool) -> None:
     then, _answer["yes"] = _answer["yes"], None
     web.page["confirm"]._dom_element.close()
     if yes and then is not None:
-        then()
+        done = then()
+        if inspect.isawaitable(done):  # a change, made at this tab's turn (`change`)
+            spawn(done)
 
 
 @when("click", "#confirm-yes, #confirm-no")

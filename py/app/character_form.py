@@ -186,6 +186,47 @@ def control_for(path: str, where: dict[str, str]) -> str | None:
     return None
 
 
+# ---- a save another tab's save got in the way of (characters.merge_edit) ----------------------
+
+SHEET_WORDS = {"flip": "card flip sheet", "pool": "d10 pool sheet", "fluke": "d6 pool sheet",
+               "passages": "Passages sheet"}
+LONGEST_SHOWN = 120  # characters of the other tab's notes said beside the box
+
+
+def merged_words(field: str) -> str:
+    """What the player calls one of characters.MERGED: "XP", "d10 pool sheet"."""
+    if field.startswith("sheets."):
+        return SHEET_WORDS[field.removeprefix("sheets.")]
+    return next(box.label for box in CHARACTER if box.key == field)
+
+
+def sheet_group(field: str) -> str:
+    """The editor's first group of the sheet `field` ("sheets.pool" → "pool_traits")."""
+    return next(group for group, declared in GROUPS.items()
+                if f"sheets.{declared.sheet}" == field)
+
+
+def theirs_text(field: str, theirs) -> str:
+    """What the other tab saved in `field`, said beside it."""
+    if field.startswith("sheets."):
+        return "Another tab saved other changes to this sheet."
+    if field == "notes":
+        shown = theirs if len(theirs) <= LONGEST_SHOWN else theirs[:LONGEST_SHOWN - 1] + "…"
+        return f"Another tab saved other notes: “{shown}”." if theirs else (
+            "Another tab saved no notes.")
+    if field == "name":
+        return f"Another tab saved the name “{theirs}”."
+    return f"Another tab saved {theirs:,}."
+
+
+def conflict_text(name: str, fields: list[str]) -> str:
+    """Why an editor's save saved nothing: another tab changed the same fields meanwhile."""
+    words = ", ".join(merged_words(field) for field in fields)
+    return (f"{name} was also changed in another tab while you edited: {words}. Nothing is "
+            "saved yet. Save again to keep what you typed, or use the other tab’s where it is "
+            "marked.")
+
+
 def editor_values(character: dict | None) -> tuple[dict[str, int], dict[str, object]]:
     """What the editor shows for `character` (None: a new one): how many rows each group needs,
     and each control's value by name."""

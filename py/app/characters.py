@@ -65,6 +65,17 @@ class SpendError(ValueError):
     """A spend or undo refused; the message is for the player."""
 
 
+class EditConflict(ValueError):
+    """An editor's save refused whole, as another tab changed the character meanwhile: the
+    `fields` (of MERGED) it changed too, to other values, and the character as `stored` now
+    (None: it was deleted)."""
+
+    def __init__(self, stored: dict | None, fields: list[str]):
+        super().__init__(", ".join(fields) if stored else "deleted")
+        self.stored = stored
+        self.fields = fields
+
+
 class CharactersFileError(FileRefused):
     """A characters file refused whole; the message is for the player and nothing changed."""
 
@@ -279,6 +290,45 @@ def with_sheet(character: dict, system: str, sheet: dict) -> dict:
     return edited(character, sheets={**character["sheets"], SHEET_OF[system]: sheet})
 
 
+# What the editor changes, merged one by one: the plain fields, and each sheet as a whole.
+MERGED = ("name", "notes", "luck", "xp", *(f"sheets.{key}" for key in SHEETS))
+
+
+def part_of(character: dict, field: str):
+    """One of MERGED on `character` (None for a sheet it does not have)."""
+    if field.startswith("sheets."):
+        return character["sheets"].get(field.removeprefix("sheets."))
+    return character[field]
+
+
+def with_part(character: dict, field: str, value) -> dict:
+    """`character` with one of MERGED set to `value` (a sheet: None takes it away)."""
+    if not field.startswith("sheets."):
+        return {**character, field: value}
+    sheets = {k: v for k, v in character["sheets"].items() if k != field.removeprefix("sheets.")}
+    if value is not None:
+        sheets[field.removeprefix("sheets.")] = value
+    return {**character, "sheets": sheets}
+
+
+def merge_edit(opened: dict, mine: dict, stored: dict) -> tuple[dict, list[str]]:
+    """An editor's save on top of what another tab saved meanwhile, field by field (MERGED):
+    `opened` is the character as the editor opened it, `mine` as the editor would save it,
+    `stored` as storage holds it now. A field only one side changed takes that side's value;
+    one both changed, to different values, keeps the stored one and is named in the list of
+    conflicts. What the editor does not show (the last spend) is the stored one."""
+    merged, conflicts = dict(stored), []
+    for field in MERGED:
+        was, ours, theirs = part_of(opened, field), part_of(mine, field), part_of(stored, field)
+        if ours in (was, theirs):
+            continue
+        if theirs == was:
+            merged = with_part(merged, field, ours)
+        else:
+            conflicts.append(field)
+    return read_character(merged), conflicts
+
+
 # ---- filling the form ----------------------------------------------------------------------------
 
 
@@ -364,12 +414,35 @@ def already_spent(earlier: dict | None) -> int:
     return int(earlier.get(resource.spent) or 0) if resource else 0
 
 
+def affordable(character: dict, result: dict) -> list[dict]:
+    """The Luck offers on the dice of `result` that `character` can still pay: each costs the
+    Luck it spends beyond what the check took already."""
+    resource = RESOURCES.get(result.get("system"))
+    offers = result.get("luck_offers") or []
+    if resource is None:
+        return offers
+    left = character[resource.stock] + already_spent(result)
+    return [offer for offer in offers if offer["luck_spend"] * resource.cost <= left]
+
+
 def within_limits(character: dict, request: dict) -> dict:
     """`request` offering no more Luck or Insurance than the character has left: a re-roll
     after a spend repeats the check with what remains rather than being refused."""
     capped = {field: most for field, most in limits(character, request.get("system")).items()
               if isinstance(request.get(field), int) and request[field] > most}
     return {**request, **capped}
+
+
+def capped_text(character: dict, request: dict, capped: dict) -> str | None:
+    """What a player is told when `within_limits` had to lower what `request` offered: the
+    stock as storage holds it now ran short (another tab spent meanwhile)."""
+    resource = RESOURCES.get(request.get("system"))
+    if resource is None or capped == request:
+        return None
+    label = REGISTRY[request["system"]].spec(resource.field).label
+    return (f"{character['name']} has only {character[resource.stock]:,} {resource.label} now: "
+            f"{label} {capped[resource.field]} was used for this check, not "
+            f"{request[resource.field]}.")
 
 
 def spend_problem(character: dict, request: dict, already: int = 0) -> str | None:
@@ -400,8 +473,8 @@ def apply_result(character: dict, result: dict) -> tuple[dict, dict | None]:
         return character, None
     before = character[resource.stock]
     if amount > before:
-        raise SpendError(f"{character['name']} has only {before} {resource.label}; this check "
-                         f"would spend {amount}.")
+        raise SpendError(f"{character['name']} has only {before} {resource.label} now, and this "
+                         f"would spend {amount}: nothing was spent.")
     after = before - amount
     spent = read_character({**character, resource.stock: after,
                             "last_spend": {"system": result["system"], "amount": amount}})
@@ -561,6 +634,23 @@ class Roster(Collection):
             self._check_name(character)
             self._put((character, dump(character)))
         return self.change(update)[1]
+
+    def save_edit(self, opened: dict, mine: dict) -> tuple[dict, list[str]]:
+        """The editor's save: `mine`, the character `opened` as the editor opened it, as edited,
+        merged on top of what storage holds now (`merge_edit`). The character saved and
+        warnings; EditConflict, and nothing saved, when another tab changed a field this editor
+        changed too, or deleted the character."""
+        def save() -> dict:
+            stored = self.get(opened["id"])
+            if stored is None:
+                raise EditConflict(None, [])
+            merged, conflicts = merge_edit(opened, read_character(mine), stored)
+            if conflicts:
+                raise EditConflict(stored, conflicts)
+            self._check_name(merged)
+            self._put((merged, dump(merged)))
+            return merged
+        return self.change(save)
 
     def rename(self, character_id: int, name: str) -> tuple[dict, list[str]]:
         self.refresh()

@@ -11,10 +11,12 @@ from html import escape
 import skillcheck
 from pyscript import document, web, when
 
-from . import browser, character_form, dom, forms, log_panel
+from . import browser, character_form, characters, dom, forms, log_panel, spending
 from .browser import guarded
 from .characters import (
+    MERGED,
     RESOURCES,
+    EditConflict,
     Roster,
     SpendError,
     counted,
@@ -23,11 +25,15 @@ from .characters import (
     import_question,
     import_summary,
     limits,
+    merge_edit,
+    part_of,
     read_file,
     spend_problem,
+    with_part,
     within_limits,
 )
 from .session import Session
+from .spending import Judged
 from .storage import FieldError
 
 PICKED_KEY = "skillcheck.picked"
@@ -60,12 +66,15 @@ def start(booted: Session) -> None:
     render()
 
 
-def refresh() -> None:
-    """Another tab changed the characters: take them in and redraw the bar."""
-    if roster().refresh():
-        if not picked():
-            _pick(None)
-        render()
+def refresh() -> bool:
+    """Another tab changed the characters: take them in and redraw the bar; True if anything
+    changed."""
+    if not roster().refresh():
+        return False
+    if not picked():
+        _pick(None)
+    render()
+    return True
 
 
 def picked() -> dict | None:
@@ -156,20 +165,34 @@ def check_spend(request: dict, already: int = 0) -> None:
         raise FieldError(RESOURCES[request["system"]].field, problem)
 
 
-def spend(result: dict, already: int = 0) -> tuple[dict | None, str | None]:
-    """Take what `result` spent from the picked character, less the `already` taken for the same
-    draw before it was judged again: (spend record or None, a problem to show or None)."""
-    if picked() is None:
-        return None, None
-    try:  # against the stock stored now: another tab may have spent meanwhile
-        _, record, warnings = roster().spend(session.picked, result, already)
-    except SpendError as error:
-        render()
-        return None, str(error)
-    if record is not None:
-        say(" ".join([record["text"], *warnings]))
-        render()
-    return record, None
+def pays(request: dict) -> bool:
+    """Whether the picked character pays for `request`: it offers their Luck or Insurance, so
+    it is judged at this tab's turn at the lock, against the stock as stored then (spending.py)."""
+    resource = RESOURCES.get(request.get("system"))
+    offered = request.get(resource.field) if resource else None
+    return picked() is not None and isinstance(offered, int) and offered > 0
+
+
+def affordable(result: dict) -> list[dict]:
+    """The Luck offers on `result`'s dice the picked character can still pay (all, with none)."""
+    character = picked()
+    return characters.affordable(character, result) if character else (
+        result.get("luck_offers") or [])
+
+
+def offers_gone(left: list[dict]) -> str:
+    """Why Luck offers shown a moment ago are gone: another tab spent the picked character's."""
+    character = picked()
+    gone = "the dearer offers are gone" if left else "not enough for any offer on these dice"
+    return (f"{character['name']} has only {character['luck']:,} Luck now (another tab spent "
+            f"some): {gone}.")
+
+
+def paid(judged: Judged) -> None:
+    """Say what a judged check took from the character, and redraw the bar (and caps)."""
+    if judged.record is not None:
+        say(" ".join([judged.record["text"], *judged.warnings]))
+    render()
 
 
 @when("change", "#who-character")
@@ -203,18 +226,20 @@ def on_pick(event) -> None:
 
 @when("click", "#who-undo")
 @guarded
-def on_undo(event) -> None:
+async def on_undo(event) -> None:
     if picked() is None:
         return
+    character_id = session.picked
     try:  # the last spend as stored now: an undo in another tab has already given it back
-        _, undo, warnings = roster().undo(session.picked)
+        undo, warnings = await browser.change(
+            lambda: spending.undo(roster(), log_panel.log(), character_id))
     except SpendError as error:
         say(str(error))
         render()
         return
     say(" ".join([undo["text"], *warnings]))
-    log_panel.record_undo(undo)
     render()
+    log_panel.render()
 
 
 # ---- moving characters to another browser: export, import --------------------------------------
@@ -236,8 +261,8 @@ def import_plan(text: str) -> browser.ImportPlan:
     characters = read_file(text)
     replaced = roster().replaced_by(characters)
 
-    def merge() -> None:
-        added, replacing, warnings = roster().merge(characters)
+    async def merge() -> None:
+        added, replacing, warnings = await browser.change(lambda: roster().merge(characters))
         say(" ".join([import_summary(added, replacing), *warnings]), problem=bool(warnings))
         render()
 
@@ -253,11 +278,24 @@ def _editor():
 
 def open_editor(character: dict | None) -> None:
     session.editing = character["id"] if character else None
+    session.opened_as = character
     form = _editor()
     dom.clear_errors(form)
+    _clear_conflicts()
     web.page["editor-error"].textContent = ""
     web.page["editor-title"].textContent = (f"Edit {character['name']}" if character
                                             else "New character")
+    _fill(character)
+    for details in form.find("details"):
+        details.open = False
+    web.page["editor-delete"].hidden = character is None
+    session.opened = _draft()
+    web.page["character-editor"]._dom_element.showModal()
+    web.page["ce-name"]._dom_element.focus()
+
+
+def _fill(character: dict | None) -> None:
+    """The editor's boxes and rows showing `character` (None: empty, for a new one)."""
     rows, values = character_form.editor_values(character)
     for group in GROUPS:
         dom.reset_repeat(group)
@@ -265,13 +303,7 @@ def open_editor(character: dict | None) -> None:
             dom.repeat_add(group)
     _trait_lists(character_form.trait_names(forms.tree_from(
         (name, "text", value) for name, value in values.items() if name.startswith("pool_"))))
-    dom.set_values(form, values)
-    for details in form.find("details"):
-        details.open = False
-    web.page["editor-delete"].hidden = character is None
-    session.opened = _draft()
-    web.page["character-editor"]._dom_element.showModal()
-    web.page["ce-name"]._dom_element.focus()
+    dom.set_values(_editor(), values)
 
 
 def _trait_lists(names: list[str] | None = None) -> None:
@@ -345,29 +377,110 @@ def on_editor_cancel(event) -> None:
         dismiss()
 
 
-def save() -> None:
+async def save() -> None:
+    """Save the editor: a new character, or the edits merged on top of what another tab saved
+    meanwhile (Roster.save_edit), at this tab's turn at the lock."""
     form = _editor()
     dom.clear_errors(form)
+    _clear_conflicts()
     web.page["editor-error"].textContent = ""
     where: dict[str, str] = {}
     try:
         fields, where = character_form.character_fields(
             forms.tree_from(dom.controls(form, closed_too=True)))
         if session.editing:
-            character = edited(roster().get(session.editing), **fields)
-            warnings = roster().update(character)
+            opened = session.opened_as
+            mine = edited(opened, **fields)
+            character, warnings = await browser.change(lambda: roster().save_edit(opened, mine))
         else:
-            character, warnings = roster().create(fields.pop("name"), **fields)
+            name = fields.pop("name")
+            character, warnings = await browser.change(lambda: roster().create(name, **fields))
     except FieldError as error:
         control = character_form.control_for(error.field, where) or error.field
         shown = dom.show_error(form, control, error.reason)
         label = dom.label_of(form, control) if shown else error.field
         web.page["editor-error"].textContent = f"{label}: {error.reason}"
         return
+    except EditConflict as conflict:
+        _conflicted(conflict, mine)
+        return
     close_editor()
     _pick(character["id"])
     say(" ".join([f"Saved {character['name']}.", *warnings]))
     render()
+
+
+def _conflicted(conflict: EditConflict, mine: dict) -> None:
+    """Another tab changed the character being edited, so nothing was saved: the editor now
+    holds what that tab saved where only it changed something and what the player typed
+    elsewhere, each field both changed is marked with the other tab's value to take instead,
+    and the next Save merges against what that tab saved."""
+    stored = conflict.stored
+    if stored is None:  # deleted meanwhile: the edits can still be kept, as a new character
+        session.editing = session.opened_as = None
+        web.page["editor-title"].textContent = "New character"
+        web.page["editor-delete"].hidden = True
+        web.page["editor-error"].textContent = (
+            f"{mine['name']} was deleted in another tab. Save again to keep what you typed as "
+            "a new character.")
+        return
+    view, _ = merge_edit(session.opened_as, mine, stored)
+    for field in conflict.fields:
+        view = with_part(view, field, part_of(mine, field))
+    session.opened_as = stored
+    _fill(view)
+    for field in conflict.fields:
+        _mark_conflict(field, part_of(stored, field))
+    web.page["editor-error"].textContent = character_form.conflict_text(stored["name"],
+                                                                        conflict.fields)
+
+
+def _mark_conflict(field: str, theirs) -> None:
+    """Beside `field` (above its rows, for a sheet): what the other tab saved, and a button to
+    take it instead."""
+    text = character_form.theirs_text(field, theirs)
+    choice = (f"Use the other tab’s {character_form.merged_words(field)}", field)
+    if not field.startswith("sheets."):
+        dom.set_note(_editor(), field, text, choice)
+        return
+    group = web.page.find(f'[data-repeat="{character_form.sheet_group(field)}"]')[0]
+    part = group._dom_element.closest("details")
+    part.open = True
+    note = dom.note(_conflict_id(field), text, choice)
+    part.querySelector("summary").after(note)
+
+
+def _conflict_id(field: str) -> str:
+    return "conflict-" + field.replace(".", "-")
+
+
+def _clear_conflicts() -> None:
+    for field in MERGED:
+        if field.startswith("sheets."):
+            for note in _editor().find(f"#{_conflict_id(field)}"):
+                note._dom_element.remove()
+        else:
+            dom.set_note(_editor(), field, None)
+
+
+def use_theirs(field: str) -> None:
+    """The player takes the other tab's value of a field both changed."""
+    theirs = part_of(session.opened_as, field)
+    if not field.startswith("sheets."):
+        dom.set_values(_editor(), {field: theirs})
+        dom.set_note(_editor(), field, None)
+        web.page[f"ce-{field}"]._dom_element.focus()
+        return
+    try:
+        fields, _ = character_form.character_fields(
+            forms.tree_from(dom.controls(_editor(), closed_too=True)))
+        draft = edited(session.opened_as, **fields)
+    except FieldError as error:  # the editor holds a mistake: Save will point at it
+        web.page["editor-error"].textContent = f"{error}. Correct it first."
+        return
+    _fill(with_part(draft, field, theirs))
+    for note in _editor().find(f"#{_conflict_id(field)}"):
+        note._dom_element.remove()
 
 
 @when("click", "#who-new, #who-edit")
@@ -379,8 +492,8 @@ def on_new_or_edit(event) -> None:
 @when("submit", "#character-form")
 @guarded
 def on_save(event) -> None:
-    event.preventDefault()
-    save()
+    event.preventDefault()  # before anything is awaited: the form is never sent
+    browser.spawn(save())
 
 
 @browser.button_clicks("#character-form")
@@ -388,7 +501,9 @@ def on_editor_button(button) -> None:
     if dom.repeat_button(button, added=_focus_first):
         _trait_lists()  # a skill row added gets the list; a trait row removed leaves it
         return
-    if button.id == "editor-cancel":
+    if button.hasAttribute("data-choice"):
+        use_theirs(button.getAttribute("data-choice"))
+    elif button.id == "editor-cancel":
         dismiss()
     elif button.id == "editor-delete":
         character = roster().get(session.editing)
@@ -401,8 +516,8 @@ def _focus_first(row) -> None:
     row.find("input, select")[0]._dom_element.focus()
 
 
-def delete(character: dict) -> None:
-    warnings = roster().delete(character["id"])
+async def delete(character: dict) -> None:
+    warnings = await browser.change(lambda: roster().delete(character["id"]))
     if session.picked == character["id"]:
         _pick(None)
     close_editor()

@@ -309,8 +309,8 @@ def set_cap(form, field: str, most: int | None, note: str | None) -> None:
     set_note(form, field, note)
 
 
-def set_note(form, field: str, text: str | None) -> None:
-    """A standing note beside a control (what a character can spend), or none."""
+def set_note(form, field: str, text: str | None, choice: tuple[str, str] | None = None) -> None:
+    """A standing note beside a control (what a character can spend), or none; see `note`."""
     control = _control(form, field)
     if control is None:
         return
@@ -320,9 +320,24 @@ def set_note(form, field: str, text: str | None) -> None:
         old.remove()
     _describe(control, [note_id], [note_id] if text else [])
     if text:
-        note = web.p(id=note_id, classes=["field-note"])
-        note.textContent = text
-        control.closest(".field").appendChild(note._dom_element)
+        control.closest(".field").appendChild(note(note_id, text, choice))
+
+
+def note(note_id: str, text: str, choice: tuple[str, str] | None = None):
+    """A note's <p class="field-note">; with `choice` (its words, its value), a button in it
+    that carries the value as data-choice."""
+    element = document.createElement("p")
+    element.id = note_id
+    element.className = "field-note"
+    element.textContent = text
+    if choice:
+        button = document.createElement("button")
+        button.type = "button"
+        button.className = "tool"
+        button.textContent = choice[0]
+        button.dataset.choice = choice[1]
+        element.append(" ", button)
+    return element
 
 
 def apply_skill(select, skills: dict[str, dict]) -> None:

@@ -1,11 +1,14 @@
 """The roll log panel: every check, reveal and spend kept in localStorage, newest first, filtered
 by system, exported to a JSON file and imported back, cleared after a question.
 
-Rolls are written down after the result is on screen (browser.later), in the order they
-happened; only the newest PAGE entries are drawn until the player asks for more.
+Rolls are written down after the result is on screen (browser.change_later), in the order they
+happened; only the newest PAGE entries are drawn until the player asks for more. Every change to
+the log is made at this tab's turn at the cross-tab lock (browser.change, shared.py).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from pyscript import web, when
 from pyscript.ffi import is_none
@@ -81,33 +84,37 @@ def _done(warnings: list[str]) -> None:
     render()
 
 
-def record(shown: Shown, spend: dict | None, reveals: Shown | None = None,
-           amends: Shown | None = None) -> None:
-    """Log the check `shown` holds (a reveal of the secret check `reveals` holds; or, re-judging
-    the check `amends` holds, that check's entry amended) and what it spent; `shown` gets the
-    entry and its time, for sharing and for a later reveal. The earlier check's entry is read
-    when the job runs: it is logged by then (jobs keep their order)."""
-    result, seed = shown.result, session.seed
+def writer(who: dict | None, reveals: Shown | None = None, amends: Shown | None = None
+           ) -> Callable[[dict], tuple[dict, list[str]]]:
+    """How a check rolled for `who` goes into the log: `write(result)` gives its entry and the
+    warnings, the entry a reveal of the secret check `reveals` holds, or, re-judging the check
+    `amends` holds, that check's entry amended, else a new one. Their entries are read when it
+    runs: they are logged by then (changes keep their order)."""
+    seed = session.seed
 
-    def job() -> None:
+    def write(result: dict) -> tuple[dict, list[str]]:
         earlier = amends and amends.entry
         if reveals is not None:
-            if reveals.entry is None:
-                return
-            entry, warnings = log().record_reveal(reveals.entry["id"], result)
-        elif earlier is not None:
-            entry, warnings = log().amend_check(earlier["id"], result, seed=seed, who=shown.who)
-        else:
-            entry, warnings = log().record_check(result, seed=seed, who=shown.who)
+            return log().record_reveal(reveals.entry["id"], result)
+        if earlier is not None:
+            return log().amend_check(earlier["id"], result, seed=seed, who=who)
+        return log().record_check(result, seed=seed, who=who)
+    return write
+
+
+def record(shown: Shown, reveals: Shown | None = None, amends: Shown | None = None) -> None:
+    """Log the check `shown` holds once it is on screen (see `writer`), when it spent nothing
+    (a spend is logged with it: spending.py); `shown` gets the entry and its time, for sharing
+    and for a later reveal."""
+    write = writer(shown.who, reveals, amends)
+
+    def job() -> None:
+        if reveals is not None and reveals.entry is None:
+            return  # the secret check itself never reached the log
+        entry, warnings = write(shown.result)
         shown.entry, shown.time = entry, entry["time"]
-        if spend is not None:
-            warnings += log().record_spend(spend, entry["id"])[1]
         _done(warnings)
-    browser.later(job)
-
-
-def record_undo(undo: dict) -> None:
-    browser.later(lambda: _done(log().record_undo(undo)[1]))
+    browser.change_later(job)
 
 
 def entry_of(event) -> dict | None:
@@ -143,8 +150,8 @@ def on_delete(event) -> None:
     if entry is None:
         return
 
-    def delete() -> None:
-        warnings = log().delete(entry["id"])
+    async def delete() -> None:
+        warnings = await browser.change(lambda: log().delete(entry["id"]))
         say(" ".join(["The entry was deleted.", *warnings]))
         render()
     browser.ask(f"Delete this entry ({log_html.entry_title(entry)}, "
@@ -174,8 +181,8 @@ def import_plan(text: str) -> browser.ImportPlan:
     """A log file replaces the log, after a question when the log holds anything."""
     count, _ = RollLog(MemoryStorage()).import_json(text)  # read it before asking
 
-    def replace() -> None:
-        _, warnings = log().import_json(text)
+    async def replace() -> None:
+        _, warnings = await browser.change(lambda: log().import_json(text))
         session.log_drawn = log_html.PAGE
         say(" ".join([f"Imported {log_html.entries(count)}.", *warnings]))
         render()
@@ -188,8 +195,8 @@ def import_plan(text: str) -> browser.ImportPlan:
 @when("click", "#log-clear")
 @guarded
 def on_clear(event) -> None:
-    def clear() -> None:
-        warnings = log().clear()
+    async def clear() -> None:
+        warnings = await browser.change(log().clear)
         say(" ".join(["The log was cleared.", *warnings]))
         render()
     browser.ask(f"Clear the roll log ({log_html.entries(len(log()))})? Export it first to keep "

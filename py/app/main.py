@@ -321,8 +321,8 @@ def on_storage(event) -> None:
     key = event.key
     if is_none(key) or key == LOG_KEY:
         log_panel.refresh()
-    if is_none(key) or key == CHARACTERS_KEY:
-        characters_panel.refresh()
+    if (is_none(key) or key == CHARACTERS_KEY) and characters_panel.refresh():
+        result_panel.restock()  # the Luck offers shown, from the stock stored now
 
 
 @when("pagehide", window)

@@ -3,18 +3,21 @@ log or opened from a replay link — which never draws anything new. Around a re
 same check again (Re-roll), share it as a link, and the GM's reveal of a secret difficulty.
 
 Data still flows one way: request → skillcheck → result → HTML; then, once the result is on
-screen, the log and the character's stocks are written (log_panel.record, characters_panel.spend).
+screen, the log is written (log_panel.record). A check that costs a character Luck or XP is
+paid and logged before it is shown, in one turn at the cross-tab lock (spending.py).
 """
 
 from __future__ import annotations
+
+from collections.abc import Awaitable
 
 import skillcheck
 from pyscript import web, when, window
 from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
-from . import browser, characters_panel, dom, forms, links, log_panel, result_html
-from .characters import already_spent
+from . import browser, characters_panel, dom, forms, links, log_panel, result_html, spending
+from .characters import SpendError, already_spent
 from .check_words import kind_of, title
 from .log_model import WHO, reveal_request, strip_draw
 from .result_notes_html import (
@@ -48,35 +51,108 @@ def who_of(entry: dict) -> dict | None:
     return {field: entry[field] for field in WHO if entry.get(field)} or None
 
 
-def perform(request: dict, animate: bool, refit: bool = False, again: bool = False) -> bool:
-    """Resolve and show `request`, then log it and take what it spent. With `refit` (another
-    card chosen, or Luck spent, on the check shown), the shown check's log entry is amended
-    rather than a second one added; a card count the choice changed is the engine's to fit.
-    The roll is said to be for the picked character (and the sheet's skill, while the form
-    holds what it filled in); a re-roll or a refit, for whoever the check repeated was for.
-    Whether it rolled: False when the rules refused the request (said beside its field)."""
+def perform(request: dict, animate: bool, refit: bool = False, again: bool = False
+            ) -> bool | Awaitable[bool]:
+    """Resolve and show `request`, then log it. With `refit` (another card chosen, or Luck
+    spent, on the check shown), the shown check's log entry is amended rather than a second one
+    added; a card count the choice changed is the engine's to fit. The roll is said to be for
+    the picked character (and the sheet's skill, while the form holds what it filled in); a
+    re-roll or a refit, for whoever the check repeated was for. A check that costs the picked
+    character Luck or XP is judged at this tab's turn at the cross-tab lock, against the stock
+    stored then, and is shown only once it is paid and logged (spending.py): then what it gives
+    is that turn, to await. Whether it rolled: False when the rules refused the request (said
+    beside its field), for the roll guard (roll_guard.py)."""
     earlier = session.shown if refit else None
     who = (earlier.who if earlier else session.again_who if again
            else characters_panel.who(request))
-    already = already_spent(earlier and earlier.result)
     form = dom.active_form()
     dom.clear_errors(form)
     browser.trouble("")
     try:
-        characters_panel.check_spend(request, already)
+        if earlier is None:
+            characters_panel.check_spend(request)
+            if characters_panel.pays(request):
+                return _pay(request, who, animate)
         result = skillcheck.resolve(request, session.rng)
     except InvalidRequest as error:
         browser.trouble(browser.explain_invalid(form, error))
         return False
-    spent, problem = characters_panel.spend(result, already)
-    shown = Shown(result, who=who, seeded=session.seed is not None)
+    if (earlier is not None and characters_panel.picked() is not None
+            and already_spent(result) > already_spent(earlier.result)):
+        browser.spawn(_choose(result, earlier))
+        return True
+    log_panel.record(present(result, who, animate), amends=earlier)
+    return True
+
+
+def present(result: dict, who: dict | None, animate: bool, notes: list[str] = (),
+            entry: dict | None = None) -> Shown:
+    """Show a check rolled here (its log `entry`, when already written), for Re-roll too."""
+    shown = Shown(result, who=who, entry=entry, time=entry and entry["time"],
+                  seeded=session.seed is not None)
     session.again, session.again_who = result["request"], who
-    show(shown, animate=animate, notes=[problem] if problem else [])
-    log_panel.record(shown, spent, amends=earlier)
+    show(shown, animate=animate, notes=notes)
     if animate:
         browser.tick()
         scroll_to_result()
+    return shown
+
+
+async def _pay(request: dict, who: dict | None, animate: bool) -> bool:
+    """A check that offers the picked character's Luck or Insurance: drawn, paid and logged in
+    one turn, offering no more than the stock stored then. Whether it rolled."""
+    character_id, form = session.picked, dom.active_form()
+    try:
+        judged = await browser.change(lambda: spending.judge(
+            session.roster, session.log, character_id, request,
+            lambda capped: skillcheck.resolve(capped, session.rng), log_panel.writer(who)))
+    except InvalidRequest as error:
+        browser.trouble(browser.explain_invalid(form, error))
+        return False
+    except SpendError as error:  # deleted in another tab
+        characters_panel.render()
+        browser.trouble(str(error))
+        return False
+    characters_panel.paid(judged)
+    shown = present(judged.result, who, animate, [judged.note] if judged.note else [],
+                    judged.entry)
+    if judged.entry is None:
+        log_panel.record(shown)
+    else:
+        log_panel.render()
     return True
+
+
+async def _choose(result: dict, earlier: Shown) -> None:
+    """Luck spent on the dice shown, paid from the stock stored now and the check's entry
+    amended, in one turn; refused, the check stays as it was, its offers drawn again from
+    what the character has, with the reason beside it."""
+    character_id, already = session.picked, already_spent(earlier.result)
+    try:
+        judged = await browser.change(lambda: spending.choose(
+            session.roster, session.log, character_id, result, already,
+            log_panel.writer(earlier.who, amends=earlier)))
+    except SpendError as error:
+        characters_panel.render()
+        if session.shown is earlier:
+            show(earlier, notes=[str(error)])
+        return
+    characters_panel.paid(judged)
+    present(judged.result, earlier.who, False, entry=judged.entry)
+    log_panel.render()
+
+
+def restock() -> None:
+    """The characters changed in another tab: the Luck offers shown are drawn again from the
+    stock stored now, and the player told when some can no longer be paid."""
+    shown = session.shown
+    if shown is None or shown.source or shown.revealed:
+        return
+    offers = shown.result.get("luck_offers") or []
+    left = characters_panel.affordable(shown.result)
+    if len(left) != len(web.page.find("#result [data-luck-spend]")):
+        show(shown, notes=[] if len(left) == len(offers)
+             else [characters_panel.offers_gone(left)])
 
 
 def scroll_to_result(block: str = "nearest") -> None:
@@ -94,9 +170,12 @@ def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
                          ) if shown.source else ""
     announce = announce_html(result) if is_secret(result) else ""
     heading = title(result["request"], **(shown.who or {}))
+    offers = shown.source is None and not shown.revealed
+    if offers:  # only what the picked character can still pay
+        result = {**result, "luck_offers": characters_panel.affordable(result)}
     web.page["result"].innerHTML = source + announce + result_html.result_html(
-        result, animate=animate, notes=tuple(notes), heading=heading,
-        offers=shown.source is None and not shown.revealed, seeded=shown.seeded)
+        result, animate=animate, notes=tuple(notes), heading=heading, offers=offers,
+        seeded=shown.seeded)
     log_panel.showing(shown)
     tools()
 
@@ -253,17 +332,43 @@ def on_reveal(event) -> None:
     secret = shown.result
     try:
         difficulty = reveal_difficulty(secret["system"], web.page["reveal"].value)
-        result = links.replay(reveal_request(secret, difficulty))
+        request = reveal_request(secret, difficulty)
+        result = links.replay(request)
     except InvalidRequest as error:
         dom.show_error(form, "reveal", error.reason)
         return
-    revealed = Shown(result, source=shown.source, time=shown.time, who=shown.who,
-                     revealed=True, seeded=shown.seeded)
-    spent, problem = characters_panel.spend(result) if shown.source != "link" else (None, None)
-    show(revealed, notes=[revealed_note(difficulty), *([problem] if problem else [])])
-    if shown.source != "link":  # a link's roll is not in this log
-        log_panel.record(revealed, spent, reveals=shown)
+    if shown.source == "link":  # someone else's roll: neither paid nor logged here
+        _revealed(shown, result, difficulty)
+    elif characters_panel.picked() is not None and already_spent(result):
+        browser.spawn(_reveal_paid(shown, request, difficulty))
+    else:
+        log_panel.record(_revealed(shown, result, difficulty), reveals=shown)
+
+
+def _revealed(secret: Shown, result: dict, difficulty: dict, note: str | None = None,
+              entry: dict | None = None) -> Shown:
+    revealed = Shown(result, source=secret.source, entry=entry, time=secret.time,
+                     who=secret.who, revealed=True, seeded=secret.seeded)
+    show(revealed, notes=[revealed_note(difficulty), *([note] if note else [])])
     scroll_to_result(block="start")  # the verdict's headline, not the reveal box, in view
+    return revealed
+
+
+async def _reveal_paid(secret: Shown, request: dict, difficulty: dict) -> None:
+    """A reveal that spends the picked character's Luck: judged with no more than the stock
+    stored now, paid and logged in one turn."""
+    character_id = session.picked
+    try:
+        judged = await browser.change(lambda: spending.judge(
+            session.roster, session.log, character_id, request, links.replay,
+            log_panel.writer(secret.who, reveals=secret)))
+    except SpendError as error:  # deleted in another tab
+        characters_panel.render()
+        browser.trouble(str(error))
+        return
+    characters_panel.paid(judged)
+    _revealed(secret, judged.result, difficulty, judged.note, judged.entry)
+    log_panel.render()
 
 
 @when("click", "#log-list")
