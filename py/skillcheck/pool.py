@@ -37,10 +37,16 @@ def increments(have: int, need: int) -> int:
     return have - need + 1 if have >= need else have - need
 
 
-def degree(ios: int, needed_points: bool) -> str:
-    """The named degree of a judged check; it succeeded iff IoS ≥ 1."""
+def degree(ios: int, short_without_points: bool) -> str:
+    """The named degree of a judged check; it succeeded iff IoS ≥ 1.
+
+    `short_without_points`: the natural roll alone misses the DR (or Swift's target). Such a
+    success is barely only when the points just meet it (IoS 1); points that buy more go by the
+    final IoS like any other success ("The same applies if the player wants to spend any Luck
+    Points on the roll"), so bonus or Luck can buy a Critical (contract, ruled 2026-12-02).
+    """
     if ios >= 1:
-        if needed_points:
+        if short_without_points and ios == 1:
             # "Barely Succeeding - the number of success dice does not meet the task's difficulty
             # rating unless bonus points are used."
             return "barely"
@@ -96,6 +102,10 @@ class Check:
     def too_difficult(self) -> bool:
         # Lockpicking table: Dexterity 1-3 against a difficulty of 4 — "task is too difficult".
         return self.dr is not None and self.trait < self.dr
+
+    def degree_of(self, natural: int, successes: int) -> str:
+        """The degree of `successes` (after points) against the DR, `natural` of them unaided."""
+        return degree(increments(successes, self.dr), natural < self.dr)
 
     def echo(self, dice: list[int]) -> dict:
         """The request as checked, with its roll, so it replays to the same result."""
@@ -213,7 +223,7 @@ def judge(pool: Check, dice: list[int]) -> dict:
         explain.append(f"{tens} natural 10s with Trait 10 and Skill 10: flubbed.")
     else:
         # "If the successes equal or exceed the task's Difficulty Rating, the attempt is a success."
-        outcome = degree(ios, natural < pool.dr <= successes)
+        outcome = pool.degree_of(natural, successes)
         explain.append(f"{_successes(successes)} against DR {pool.dr}: IoS {ios}, {outcome}.")
         offers = luck_offers(lambda n: _degree_with(dice, pool, natural, n), outcome,
                              _buying_spends(dice, pool))
@@ -240,8 +250,7 @@ def _buying_spends(dice: list[int], pool: Check) -> list[int]:
 def _degree_with(dice: list[int], pool: Check, natural: int, luck_spend: int) -> str:
     """The degree of the same dice had the player chosen to spend `luck_spend` Luck."""
     chosen = replace(pool, luck_spend=luck_spend)
-    successes = natural + len(spend(dice, chosen).bought)
-    return degree(increments(successes, pool.dr), natural < pool.dr <= successes)
+    return pool.degree_of(natural, natural + len(spend(dice, chosen).bought))
 
 
 def _explain_points(dice: list[int], pool: Check, points: Spend, successes: int) -> list[str]:
@@ -277,17 +286,13 @@ def odds(request: dict) -> dict:
         totals = tally(ways.items(), lambda counted: counted[1], total)  # the successes
         return {"outcomes": {"secret": Fraction(1)}, "success": None, "totals": totals}
 
-    def judged(counted: tuple[int, int]) -> str:
-        natural, successes = counted
-        return degree(increments(successes, pool.dr), natural < pool.dr <= successes)
-
     outcomes: dict[str, Fraction] = {}
     if pool.flub_possible:
         # Every die succeeds naturally; a roll with three or more 10s is flubbed instead.
         flubbed = sum(comb(10, j) * 9 ** (10 - j) for j in range(3, 11))
         outcomes["flubbed"] = Fraction(flubbed, total)
         ways[(10, 10)] -= flubbed
-    outcomes |= tally(ways.items(), judged, total)
+    outcomes |= tally(ways.items(), lambda counted: pool.degree_of(*counted), total)
     return odds_from(outcomes, WINNERS)
 
 
