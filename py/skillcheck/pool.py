@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
 
+from .commitment import Seal, read_seal
 from .draw import Draw, check_dice
 from .errors import InvalidRequest
 from .exact import tally
@@ -92,6 +93,7 @@ class Check:
     luck: int
     luck_spend: int | None = None  # chosen after the roll; None: only to reach the DR
     secret: bool = False  # asked as a secret roll (kept when the GM reveals the DR)
+    seal: Seal | None = None  # the GM's commitment to the secret DR, and its proof once revealed
 
     @property
     def flub_possible(self) -> bool:
@@ -112,7 +114,15 @@ class Check:
         chosen = {} if self.luck_spend is None else {"luck_spend": self.luck_spend}
         return {"system": "pool", "trait": self.trait, "skill": self.skill, "bonus": self.bonus,
                 "luck": self.luck, "secret": self.secret, **chosen,
-                **({} if self.dr is None else {"dr": self.dr}), "dice": dice}
+                **({} if self.dr is None else {"dr": self.dr}),
+                **(self.seal.echo() if self.seal else {}), "dice": dice}
+
+    def sealed(self, result: dict) -> dict:
+        """A result with what the GM's commitment says: verified on a matching reveal."""
+        if self.seal is None:
+            return result
+        said = self.seal.explain(f"DR {self.dr}")
+        return result | self.seal.result() | {"explain": result["explain"] + said}
 
 
 def read(request: dict) -> Check:
@@ -125,7 +135,8 @@ def read(request: dict) -> Check:
     if chosen is not None and dr is None:
         raise InvalidRequest("luck_spend",
                              "the DR is secret: Luck is chosen once the GM reveals it")
-    return Check(trait, skill, dr, BONUS.read(request), luck, chosen, secret)
+    return Check(trait, skill, dr, BONUS.read(request), luck, chosen, secret,
+                 read_seal(request, "pool", dr, secret))
 
 
 @dataclass(frozen=True)
@@ -170,9 +181,9 @@ def _cheapest(costs: list[int], points: int) -> tuple[int, int]:
 def resolve(request: dict, draw: Draw) -> dict:
     pool = read(request)
     if pool.too_difficult:
-        return _too_difficult(request, pool)
+        return pool.sealed(_too_difficult(request, pool))
     dice = draw.dice(pool.trait, FACES, request.get("dice"), "dice")
-    return {"system": "pool", **judge(pool, dice), "request": pool.echo(dice)}
+    return pool.sealed({"system": "pool", **judge(pool, dice), "request": pool.echo(dice)})
 
 
 def _too_difficult(request: dict, pool: Check) -> dict:
@@ -375,4 +386,5 @@ SYSTEM = System(
             LUCK.shown("only if it makes the DR"),
             SECRET.shown("the GM keeps the DR and judges the successes")),
     draw=Form("dice", f"one 1–{FACES} per Trait, like 3 9 10"),
+    difficulty=DR.read, difficulty_keys=("dr",),
 )
