@@ -155,7 +155,8 @@ def plain_request(name: str) -> dict:
 
 def fields_of(name: str) -> list[str]:
     return [spec["name"] for spec in SYSTEMS[name]["fields"]] + [
-        "system", "dice", "cards", "keep", "seed", "secret", "dr", "initiator", "secondaries"]
+        "system", "dice", "cards", "keep", "seed", "secret", "dr", "initiator", "secondaries",
+        "commitment", "salt"]
 
 
 def answer_or_refusal(call, request) -> None:
