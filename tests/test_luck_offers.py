@@ -52,17 +52,24 @@ def test_a_pool_disaster_is_offered_a_plain_failure():
     assert (failure["outcome"], failure["ios"], failure["luck_used"]) == ("failure", -2, 3)
 
 
-def test_the_default_still_spends_luck_only_to_reach_the_dr_and_offers_nothing_beyond_barely():
-    # "Barely Succeeding ... does not meet the task's difficulty rating unless bonus points are
-    # used": a success bought with points stays barely, however many are spent.
+def test_the_default_spends_luck_only_to_reach_the_dr_and_offers_success_and_critical():
+    # Luck is spent by default only to meet the DR (barely); seeing the dice, the player may
+    # buy more, and a success bought with points goes by its final IoS (ruled 2026-12-02).
     barely = resolve(pool(trait=4, skill=5, dr=2, luck=9, dice=[1, 6, 8, 9]))
-    assert (barely["outcome"], barely["luck_used"], barely["luck_offers"]) == ("barely", 1, [])
+    assert (barely["outcome"], barely["luck_used"]) == ("barely", 1)
+    assert barely["luck_offers"] == [{"luck_spend": 4, "outcome": "success"},
+                                     {"luck_spend": 8, "outcome": "critical"}]
     assert "luck_spend" not in barely["request"]
     assert resolve(pool(trait=4, skill=5, dr=2, dice=[1, 6, 8, 9]))["luck_offers"] == []
+    critical = resolve({**barely["request"], "luck_spend": 8})
+    assert (critical["outcome"], critical["ios"], critical["luck_used"]) == ("critical", 3, 8)
+    check_result(critical, critical["request"])
     # The player may also keep their Luck: a stated spend of 0 spends none.
     kept = resolve({**barely["request"], "luck_spend": 0})
     assert (kept["outcome"], kept["luck_used"]) == ("failure", 0)
-    assert kept["luck_offers"] == [{"luck_spend": 1, "outcome": "barely"}]
+    assert kept["luck_offers"] == [{"luck_spend": 1, "outcome": "barely"},
+                                   {"luck_spend": 4, "outcome": "success"},
+                                   {"luck_spend": 8, "outcome": "critical"}]
 
 
 def test_secret_flubbed_and_too_difficult_pools_offer_nothing():
@@ -84,6 +91,11 @@ def test_swift_offers_lower_the_roll_further():
     disaster = resolve(swift(trait=5, skill=5, luck=3, dice=[7, 7]))
     assert (disaster["outcome"], disaster["luck_offers"]) == (
         "disaster", [{"luck_spend": 2, "outcome": "failure"}])
+    # Luck that just reaches the target is barely; more buys Success and Critical (2026-12-02).
+    barely = resolve(swift(trait=5, skill=5, luck=4, dice=[6, 6]))
+    assert (barely["outcome"], barely["luck_used"]) == ("barely", 2)
+    assert barely["luck_offers"] == [{"luck_spend": 3, "outcome": "success"},
+                                     {"luck_spend": 4, "outcome": "critical"}]
     # No die goes below 1: Luck past a roll of 2 is not spent.
     low = resolve(swift(trait=1, skill=1, luck=9, luck_spend=9, dice=[2, 3]))
     assert (low["roll"], low["luck_used"]) == (2, 3)

@@ -37,7 +37,7 @@ def reference(dice, skill, dr, bonus=0, luck=0) -> dict:
     ios = successes - dr + 1 if successes >= dr else successes - dr
     if len(dice) == 10 and skill == 10 and dice.count(10) >= 3:
         outcome = "flubbed"
-    elif natural < dr <= successes:
+    elif natural < dr and ios == 1:  # points just met the DR (ruled 2026-12-02)
         outcome = "barely"
     elif ios > 0:
         outcome = {1: "basic", 2: "success"}.get(ios, "critical")
@@ -101,7 +101,8 @@ def test_bonus_lowers_the_cheapest_failing_dice_first():
     # "a +3 bonus would allow a player to change 1 die by three increments, or they can break it up"
     result = resolve(pool(trait=4, skill=5, dr=2, bonus=3, dice=[9, 6, 7, 1]))
     assert result["adjusted"] == [9, 5, 5, 1]
-    assert (result["bonus_used"], result["successes"], result["outcome"]) == (3, 3, "barely")
+    # One natural success of DR 2: the points buy past the DR, so the final IoS 2 names it.
+    assert (result["bonus_used"], result["successes"], result["outcome"]) == (3, 3, "success")
 
 
 def test_bonus_leftover_is_not_spent():
@@ -113,6 +114,24 @@ def test_bonus_leftover_is_not_spent():
 def test_bonus_too_small_for_any_die():
     result = resolve(pool(trait=3, skill=5, dr=1, bonus=1, dice=[1, 7, 9]))
     assert (result["bonus_used"], result["adjusted"], result["outcome"]) == (0, [1, 7, 9], "basic")
+
+
+# Skill 5, DR 4, one natural success and five 6s (one point each): each point buys a success.
+LADDER = [(0, -3, "disaster"), (1, -2, "failure"), (2, -1, "failure"), (3, 1, "barely"),
+          (4, 2, "success"), (5, 3, "critical")]
+
+
+@pytest.mark.parametrize(("points", "ios", "outcome"), LADDER)
+def test_points_reach_every_degree(points, ios, outcome):
+    # "Barely Succeeding - the number of success dice does not meet the task's difficulty rating
+    # unless bonus points are used" — only when the points just meet the DR; points that buy
+    # more go by the final IoS (ruled 2026-12-02), bonus and Luck chosen after the roll alike.
+    dice = [1, 6, 6, 6, 6, 6]
+    by_bonus = resolve(pool(trait=6, skill=5, dr=4, bonus=points, dice=dice))
+    by_luck = resolve(pool(trait=6, skill=5, dr=4, luck=5, luck_spend=points, dice=dice))
+    assert (by_bonus["ios"], by_bonus["outcome"], by_bonus["bonus_used"]) == (ios, outcome, points)
+    assert (by_luck["ios"], by_luck["outcome"], by_luck["luck_used"]) == (ios, outcome, points)
+    assert by_bonus["natural_successes"] == by_luck["natural_successes"] == 1
 
 
 def test_bonus_beyond_the_dr_raises_the_ios_without_barely():
@@ -351,3 +370,12 @@ def test_any_valid_request_gives_a_checked_result(request):
         assert all(low <= high for low, high in pairs)
         assert sum(result["dice"]) - sum(result["adjusted"]) == (result["bonus_used"]
                                                                 + result["luck_used"])
+
+
+def test_enough_bonus_for_every_die_makes_every_roll_critical():
+    # Skill 1, DR 1: three dice, none dearer than 9 points, so bonus 27 buys all three — IoS 3,
+    # a Critical however many succeeded naturally (a roll of no natural success was "barely").
+    assert contract.check_odds(pool(trait=3, skill=1, dr=1, bonus=27)) == {"critical": 1}
+    # One point less leaves only 10 10 10 a die short: the bonus buys two, IoS 2.
+    assert contract.check_odds(pool(trait=3, skill=1, dr=1, bonus=26)) == {
+        "critical": Fraction(999, 1000), "success": Fraction(1, 1000)}

@@ -155,7 +155,8 @@ def plain_request(name: str) -> dict:
 
 def fields_of(name: str) -> list[str]:
     return [spec["name"] for spec in SYSTEMS[name]["fields"]] + [
-        "system", "dice", "cards", "keep", "seed", "secret", "dr", "initiator", "secondaries"]
+        "system", "dice", "cards", "keep", "seed", "secret", "dr", "initiator", "secondaries",
+        "commitment", "salt"]
 
 
 def answer_or_refusal(call, request) -> None:
@@ -218,3 +219,66 @@ def test_odds_refuse_a_forced_draw_as_resolve_does(request_):
         odds(request_)
     assert str(by_odds.value) == str(by_resolve.value)
     assert by_odds.value.field.endswith(("dice", "cards"))
+
+
+# Where each system's forced draw goes, on requests that are valid without it (issue 37: `odds`
+# ignores a valid forced draw and refuses an invalid one exactly as `resolve` does).
+DRAWN = [
+    ({"system": "pool", "trait": 3, "skill": 5, "dr": 2, "bonus": 1, "luck": 2}, ()),
+    ({"system": "pool", "trait": 3, "skill": 5, "secret": True}, ()),
+    ({"system": "pool", "trait": 2, "skill": 5, "dr": 3}, ()),  # too difficult: no dice
+    ({"system": "swift", "trait": 3, "skill": 4, "luck": 2}, ()),
+    ({"system": "fluke", "dice_count": 3, "insurance": 1}, ()),
+    ({"system": "fluke", "dice_count": 2, "challenge": True}, ()),
+    ({"system": "passages", "base": 50}, ()),
+    ({"system": "flip", "rank": 2, "aspect": 1, "dtn": 12}, ()),
+    ({"system": "flip", "mode": "aspect", "aspect": 2, "dtn": 9}, ()),
+    ({"system": "flip", "rank": 0, "aspect": 1, "dtn": 9}, ()),  # keeps the lowest of two
+    ({"system": "flip", "mode": "opposed", "initiator": {"rank": 1, "aspect": 0},
+      "opponent": {"rank": 2, "aspect": 0}}, ("initiator", "opponent")),
+    ({"system": "flip", "mode": "team", "dtn": 12, "primary": {"rank": 1, "aspect": 1},
+      "secondaries": [{"rank": 1, "aspect": 1}]}, ("primary", "secondaries.0")),
+]
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+CODES = [rank + suit for rank in RANKS for suit in "SHDC"]
+FACES = st.one_of(st.integers(-1, 101), st.sampled_from([True, 2.0, "3", None]))
+CARDS = st.one_of(st.sampled_from(CODES), st.sampled_from(["ZZ", "1H", "7h", 7, None]))
+
+
+def _with_draw(request: dict, where: str, draw) -> dict:
+    """`request` with `draw` put at the side `where` ("" the top, "secondaries.0" ...)."""
+    key = "cards" if request["system"] == "flip" else "dice"
+    if not where:
+        return {**request, key: draw}
+    name, _, index = where.partition(".")
+    if not index:
+        return {**request, name: {**request[name], key: draw}}
+    sides = [dict(side) for side in request[name]]
+    sides[int(index)][key] = draw
+    return {**request, name: sides}
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=st.data(), case=st.sampled_from(DRAWN))
+def test_odds_take_a_draw_as_resolve_does(data, case):
+    request, sides = case
+    where = data.draw(st.sampled_from(sides or ("",)))
+    faces = CARDS if request["system"] == "flip" else FACES
+    draw = data.draw(st.one_of(st.lists(faces, max_size=4), st.sampled_from(["12", {}, 3])))
+    drawn = _with_draw(request, where, draw)
+    try:
+        resolve(drawn)
+    except InvalidRequest as refused:
+        with pytest.raises(InvalidRequest) as by_odds:
+            odds(drawn)
+        assert (by_odds.value.field, str(by_odds.value)) == (refused.field, str(refused))
+    else:
+        assert odds(drawn) == odds(request)
+
+
+@pytest.mark.parametrize("request_", [request for request, _ in DRAWN])
+def test_odds_of_a_valid_draw_are_the_odds_without_it(request_):
+    # The draw a result used, put back in the request (its `request`), changes nothing in the odds.
+    for seed in range(5):
+        replay = resolve({**request_, "seed": seed})["request"]
+        assert odds(replay) == odds(request_)

@@ -25,7 +25,7 @@ def reference(dice, trait, skill, bonus=0, luck=0) -> dict:
     luck_used = roll - target if target < roll <= target + luck else 0
     roll -= luck_used
     ios = target - roll + 1 if roll <= target else target - roll
-    if natural > target >= roll:
+    if natural > target and ios == 1:  # points just met the target (ruled 2026-12-02)
         outcome = "barely"
     elif ios > 0:
         outcome = {1: "basic", 2: "success"}.get(ios, "critical")
@@ -74,6 +74,20 @@ def test_no_die_goes_below_one():
     assert resolve(swift(trait=1, skill=1, bonus=5, dice=[1, 1]))["bonus_used"] == 0
     result = resolve(swift(trait=1, skill=1, bonus=5, dice=[1, 3]))
     assert (result["roll"], result["bonus_used"], result["outcome"]) == (2, 2, "barely")
+
+
+# Target 8, natural roll 11: each point lowers the roll by one.
+LADDER = [(0, -3, "disaster"), (1, -2, "failure"), (2, -1, "failure"), (3, 1, "barely"),
+          (4, 2, "success"), (5, 3, "critical")]
+
+
+@pytest.mark.parametrize(("points", "ios", "outcome"), LADDER)
+def test_points_reach_every_degree(points, ios, outcome):
+    # Barely only when the points just reach the target; past it, the final IoS (2026-12-02).
+    by_bonus = resolve(swift(trait=4, skill=4, bonus=points, dice=[6, 5]))
+    by_luck = resolve(swift(trait=4, skill=4, luck=5, luck_spend=points, dice=[6, 5]))
+    assert (by_bonus["ios"], by_bonus["outcome"], by_bonus["bonus_used"]) == (ios, outcome, points)
+    assert (by_luck["ios"], by_luck["outcome"], by_luck["luck_used"]) == (ios, outcome, points)
 
 
 def test_luck_exactly_enough():
@@ -146,3 +160,12 @@ def test_any_valid_request_gives_a_checked_result(trait, skill, bonus, luck, dic
     contract.check_result(result, request)
     expected = reference(result["dice"], trait, skill, bonus, luck)
     assert {key: result[key] for key in expected} == expected
+
+
+def test_enough_bonus_for_every_roll_makes_every_roll_critical():
+    # Target 10: bonus 18 lowers even 10 + 10 to 2, IoS 9 — a Critical, not "barely".
+    assert contract.check_odds(swift(trait=5, skill=5, bonus=18)) == {"critical": 1}
+    # Bonus 9 leaves 20 at 11 (failure), 19 at 10 (IoS 1: barely), 18 at 9 (IoS 2: success).
+    assert contract.check_odds(swift(trait=5, skill=5, bonus=9)) == {
+        "critical": Fraction(94, 100), "success": Fraction(3, 100), "barely": Fraction(2, 100),
+        "failure": Fraction(1, 100)}

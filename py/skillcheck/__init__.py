@@ -1,6 +1,7 @@
 """Skill Check's rules: resolve a skill check of four tabletop systems, or give its exact odds.
 
     resolve(request, rng=None) -> result dict       odds(request) -> {"outcomes", "success", ...}
+    commit(system, difficulty, salt=None) -> {"commitment", "salt"}   (the GM's secret difficulty)
 
 Both speak the JSON shape of docs/contract.md and raise only InvalidRequest. Pure Python, standard
 library only, the same under CPython and Pyodide.
@@ -11,15 +12,21 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+from .commitment import seal
 from .draw import Draw, make_rng
 from .errors import InvalidRequest
 from .registry import REGISTRY
 from .request import Choice, as_object
 
-__all__ = ["InvalidRequest", "SYSTEMS", "odds", "resolve"]
+__all__ = ["InvalidRequest", "SYSTEMS", "commit", "odds", "resolve"]
 
 SYSTEMS: dict[str, dict] = {name: system.describe() for name, system in REGISTRY.items()}
 SYSTEM = Choice("system", "System", tuple(REGISTRY))
+
+
+# The systems whose GM may keep the difficulty secret, and so commit to it.
+SECRET_SYSTEM = Choice("system", "System", tuple(
+    name for name, system in REGISTRY.items() if system.difficulty))
 
 
 def _system(request: object):
@@ -44,6 +51,22 @@ def odds(request: dict) -> dict:
         system.resolve(request, Draw(random.Random(0)))  # only to check the draw
     answer = system.odds(request)
     return {key: _as_strings(value) for key, value in answer.items()}
+
+
+def commit(system: str, difficulty: int | str, salt: str | None = None) -> dict:
+    """The GM's commitment to a secret difficulty, before the roll: `difficulty` as the reveal
+    will carry it (the flip's DTN or ladder name, the pool's DR), `salt` 32 hex digits (tests)
+    or else 16 fresh bytes from `secrets`. The GM keeps the salt; the player gets the commitment."""
+    keys = REGISTRY[SECRET_SYSTEM.read({"system": system})].difficulty_keys
+    key = keys[-1] if isinstance(difficulty, str) else keys[0]
+    return commit_request({"system": system, key: difficulty, "salt": salt})
+
+
+def commit_request(request: object) -> dict:
+    """`commit` for the CLI's request: {"system", "dtn" | "difficulty" | "dr", "salt"?}."""
+    request = as_object(request, "request")
+    name = SECRET_SYSTEM.read(request)
+    return seal(name, REGISTRY[name].difficulty(request), request.get("salt"))
 
 
 DRAW_KEYS = ("cards", "dice", "keep")

@@ -6,10 +6,10 @@ import json
 import os
 import sys
 
-from . import InvalidRequest, odds, resolve
+from . import InvalidRequest, commit_request, odds, resolve
 
-USAGE = "usage: python -m skillcheck resolve|odds < request.json"
-COMMANDS = {"resolve": resolve, "odds": odds}
+USAGE = "usage: python -m skillcheck resolve|odds|commit < request.json"
+COMMANDS = {"resolve": resolve, "odds": odds, "commit": commit_request}
 
 
 def main(argv: list[str] | None = None) -> int:

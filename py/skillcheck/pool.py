@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
 
+from .commitment import Seal, read_seal
 from .draw import Draw, check_dice
 from .errors import InvalidRequest
 from .exact import tally
@@ -37,10 +38,16 @@ def increments(have: int, need: int) -> int:
     return have - need + 1 if have >= need else have - need
 
 
-def degree(ios: int, needed_points: bool) -> str:
-    """The named degree of a judged check; it succeeded iff IoS ≥ 1."""
+def degree(ios: int, short_without_points: bool) -> str:
+    """The named degree of a judged check; it succeeded iff IoS ≥ 1.
+
+    `short_without_points`: the natural roll alone misses the DR (or Swift's target). Such a
+    success is barely only when the points just meet it (IoS 1); points that buy more go by the
+    final IoS like any other success ("The same applies if the player wants to spend any Luck
+    Points on the roll"), so bonus or Luck can buy a Critical (contract, ruled 2026-12-02).
+    """
     if ios >= 1:
-        if needed_points:
+        if short_without_points and ios == 1:
             # "Barely Succeeding - the number of success dice does not meet the task's difficulty
             # rating unless bonus points are used."
             return "barely"
@@ -86,6 +93,7 @@ class Check:
     luck: int
     luck_spend: int | None = None  # chosen after the roll; None: only to reach the DR
     secret: bool = False  # asked as a secret roll (kept when the GM reveals the DR)
+    seal: Seal | None = None  # the GM's commitment to the secret DR, and its proof once revealed
 
     @property
     def flub_possible(self) -> bool:
@@ -97,12 +105,24 @@ class Check:
         # Lockpicking table: Dexterity 1-3 against a difficulty of 4 — "task is too difficult".
         return self.dr is not None and self.trait < self.dr
 
+    def degree_of(self, natural: int, successes: int) -> str:
+        """The degree of `successes` (after points) against the DR, `natural` of them unaided."""
+        return degree(increments(successes, self.dr), natural < self.dr)
+
     def echo(self, dice: list[int]) -> dict:
         """The request as checked, with its roll, so it replays to the same result."""
         chosen = {} if self.luck_spend is None else {"luck_spend": self.luck_spend}
         return {"system": "pool", "trait": self.trait, "skill": self.skill, "bonus": self.bonus,
                 "luck": self.luck, "secret": self.secret, **chosen,
-                **({} if self.dr is None else {"dr": self.dr}), "dice": dice}
+                **({} if self.dr is None else {"dr": self.dr}),
+                **(self.seal.echo() if self.seal else {}), "dice": dice}
+
+    def sealed(self, result: dict) -> dict:
+        """A result with what the GM's commitment says: verified on a matching reveal."""
+        if self.seal is None:
+            return result
+        said = self.seal.explain(f"DR {self.dr}")
+        return result | self.seal.result() | {"explain": result["explain"] + said}
 
 
 def read(request: dict) -> Check:
@@ -115,7 +135,8 @@ def read(request: dict) -> Check:
     if chosen is not None and dr is None:
         raise InvalidRequest("luck_spend",
                              "the DR is secret: Luck is chosen once the GM reveals it")
-    return Check(trait, skill, dr, BONUS.read(request), luck, chosen, secret)
+    return Check(trait, skill, dr, BONUS.read(request), luck, chosen, secret,
+                 read_seal(request, "pool", dr, secret))
 
 
 @dataclass(frozen=True)
@@ -160,9 +181,9 @@ def _cheapest(costs: list[int], points: int) -> tuple[int, int]:
 def resolve(request: dict, draw: Draw) -> dict:
     pool = read(request)
     if pool.too_difficult:
-        return _too_difficult(request, pool)
+        return pool.sealed(_too_difficult(request, pool))
     dice = draw.dice(pool.trait, FACES, request.get("dice"), "dice")
-    return {"system": "pool", **judge(pool, dice), "request": pool.echo(dice)}
+    return pool.sealed({"system": "pool", **judge(pool, dice), "request": pool.echo(dice)})
 
 
 def _too_difficult(request: dict, pool: Check) -> dict:
@@ -213,7 +234,7 @@ def judge(pool: Check, dice: list[int]) -> dict:
         explain.append(f"{tens} natural 10s with Trait 10 and Skill 10: flubbed.")
     else:
         # "If the successes equal or exceed the task's Difficulty Rating, the attempt is a success."
-        outcome = degree(ios, natural < pool.dr <= successes)
+        outcome = pool.degree_of(natural, successes)
         explain.append(f"{_successes(successes)} against DR {pool.dr}: IoS {ios}, {outcome}.")
         offers = luck_offers(lambda n: _degree_with(dice, pool, natural, n), outcome,
                              _buying_spends(dice, pool))
@@ -240,8 +261,7 @@ def _buying_spends(dice: list[int], pool: Check) -> list[int]:
 def _degree_with(dice: list[int], pool: Check, natural: int, luck_spend: int) -> str:
     """The degree of the same dice had the player chosen to spend `luck_spend` Luck."""
     chosen = replace(pool, luck_spend=luck_spend)
-    successes = natural + len(spend(dice, chosen).bought)
-    return degree(increments(successes, pool.dr), natural < pool.dr <= successes)
+    return pool.degree_of(natural, natural + len(spend(dice, chosen).bought))
 
 
 def _explain_points(dice: list[int], pool: Check, points: Spend, successes: int) -> list[str]:
@@ -277,17 +297,13 @@ def odds(request: dict) -> dict:
         totals = tally(ways.items(), lambda counted: counted[1], total)  # the successes
         return {"outcomes": {"secret": Fraction(1)}, "success": None, "totals": totals}
 
-    def judged(counted: tuple[int, int]) -> str:
-        natural, successes = counted
-        return degree(increments(successes, pool.dr), natural < pool.dr <= successes)
-
     outcomes: dict[str, Fraction] = {}
     if pool.flub_possible:
         # Every die succeeds naturally; a roll with three or more 10s is flubbed instead.
         flubbed = sum(comb(10, j) * 9 ** (10 - j) for j in range(3, 11))
         outcomes["flubbed"] = Fraction(flubbed, total)
         ways[(10, 10)] -= flubbed
-    outcomes |= tally(ways.items(), judged, total)
+    outcomes |= tally(ways.items(), lambda counted: pool.degree_of(*counted), total)
     return odds_from(outcomes, WINNERS)
 
 
@@ -370,4 +386,5 @@ SYSTEM = System(
             LUCK.shown("only if it makes the DR"),
             SECRET.shown("the GM keeps the DR and judges the successes")),
     draw=Form("dice", f"one 1–{FACES} per Trait, like 3 9 10"),
+    difficulty=DR.read, difficulty_keys=("dr",),
 )

@@ -73,7 +73,7 @@ def _degree(natural: int, target: int, bonus_used: int, luck_used: int) -> tuple
     roll = natural - bonus_used - luck_used
     # "If the target is matched or rolled under, it is a success."
     ios = increments(target, roll)
-    return degree(ios, natural > target >= roll), ios, roll
+    return degree(ios, natural > target), ios, roll
 
 
 def judge(check: Check, natural: int) -> dict:

@@ -33,6 +33,11 @@ class System:
     extra: dict = field(default_factory=dict)
     # The box for a draw made at the table; its label is the request field (cards or dice).
     draw: Form | None = None
+    # A system whose GM may keep the difficulty secret (and commit to it): `difficulty` reads it
+    # from a request as the reveal carries it, canonical (a number); `difficulty_keys` are the
+    # fields it reads, the number's first and then a name's (the card flip's ladder).
+    difficulty: Callable[[dict], int] | None = None
+    difficulty_keys: tuple[str, ...] = ()
 
     def spec(self, name: str):
         """The spec of the field `name`, as this system's form shows it (KeyError if none)."""

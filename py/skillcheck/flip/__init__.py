@@ -32,6 +32,7 @@ from .rules import (
     SPECIALIZATION,
     TAKE7,
     WINNERS,
+    read_dtn,
 )
 
 SYSTEM = System(
@@ -53,4 +54,6 @@ SYSTEM = System(
            "ladder": [{"name": name, "dtn": dtn} for name, dtn in LADDER],
            "side_fields": [spec.name for spec in SIDE_FIELDS],
            "max_secondaries": MAX_SECONDARIES},
+    difficulty=lambda request: read_dtn(request, secret=False)[0],
+    difficulty_keys=("dtn", "difficulty"),
 )

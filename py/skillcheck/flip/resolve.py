@@ -190,8 +190,11 @@ def _single(check: Check, draw: Draw) -> dict:
         outcome, lines = _judged(flipped, "", check.dtn)
         success = outcome in WINNERS
         explain += lines
+    seal = check.seal
+    if seal:
+        explain += seal.explain(f"DTN {check.dtn}")
     return {"system": "flip", "mode": check.mode, "outcome": outcome, "success": success,
-            **flipped.result(check.dtn), "explain": explain,
+            **flipped.result(check.dtn), **(seal.result() if seal else {}), "explain": explain,
             "request": check.echo([flipped.echo()])}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..commitment import Seal, read_seal
 from ..errors import InvalidRequest
 from ..request import Choice, Flag, Whole, as_object, path, read_list
 from ..skills import BY_NAME
@@ -77,6 +78,7 @@ class Check:
     sides: tuple[Side, ...]
     head: dict
     gm_raise: bool = False  # team: a helper's bad failure raises the DTN one rating
+    seal: Seal | None = None  # a secret DTN's commitment, and its proof once revealed
 
     def echo(self, sides: list[dict]) -> dict:
         """The request as checked, each side (in the order of `self.sides`) as flipped, with its
@@ -246,6 +248,7 @@ def read(request: dict) -> Check:
     if secret and mode in ("opposed", "team"):
         raise InvalidRequest("secret", "only an unopposed or aspect flip can keep its DTN secret")
     if mode == "opposed":
+        read_seal(request, "flip", None, secret)  # refuses a commitment: there is no DTN
         # "You may not normally take a 7 in an opposed check, but the GM may rule that it can be
         # done in rare circumstances".
         allowed = GM_TAKE7.read(request)
@@ -253,9 +256,10 @@ def read(request: dict) -> Check:
                  read_side(request.get("opponent"), "opponent", opposed=not allowed))
         return Check(mode, None, sides, head | ({"gm_allows_take7": True} if allowed else {}))
     dtn, echo = read_dtn(request, secret)
+    seal = read_seal(request, "flip", dtn, secret)
     if mode != "team":
         return Check(mode, dtn, (read_side(request, "", aspect_check=mode == "aspect"),),
-                     head | echo)
+                     head | echo | (seal.echo() if seal else {}), seal=seal)
     helpers = read_list(request, "secondaries", "", MAX_SECONDARIES) or []
     secondaries = tuple(read_side(obj, f"secondaries.{i}") for i, obj in enumerate(helpers))
     primary = read_side(request.get("primary"), "primary", team_flip=bool(secondaries))
