@@ -49,6 +49,10 @@ DIST = ROOT / "dist"
 PYSCRIPT_FILES = ("core.js", "core.css", "core-*.js", "error-*.js", "deprecations-manager-*.js",
                   "donkey-*.js", "py-editor-*.js", "py-game-*.js", "py-terminal-*.js", "toml-*.js")
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+# qrcode-generator's ES module, which the page imports only when it first shows a QR code
+# (py/app/qr_panel.py): no boot ever fetches it; the service worker keeps it for offline use.
+QRCODE_FILES = ("qrcode.mjs",)
+QRCODE_MODULE = "static/vendor/qrcode/qrcode.mjs"
 STATIC_IMPORT = re.compile(r'(?:\bfrom|\bimport)\s*"(\./[^"]+)"')
 
 
@@ -61,7 +65,8 @@ def vendor(src: Path = ROOT, force: bool = False) -> Path:
     lock = src / "package-lock.json"
     if not lock.is_file():
         raise BuildError(f"{lock} is missing")
-    stamp = _digest(lock.read_bytes(), repr((PYSCRIPT_FILES, PYODIDE_FILES)).encode())
+    stamp = _digest(lock.read_bytes(),
+                    repr((PYSCRIPT_FILES, PYODIDE_FILES, QRCODE_FILES)).encode())
     out = src / "static" / "vendor"
     if not force and _read(out / ".stamp") == stamp:
         return out
@@ -75,6 +80,7 @@ def vendor(src: Path = ROOT, force: bool = False) -> Path:
     shutil.rmtree(out, ignore_errors=True)
     _copy_pyscript(modules / "@pyscript" / "core" / "dist", out / "pyscript")
     _copy_pyodide(modules / "pyodide", out / "pyodide")
+    _copy_named(modules / "qrcode-generator" / "dist", out / "qrcode", QRCODE_FILES)
     (out / ".stamp").write_text(stamp)
     return out
 
@@ -94,13 +100,20 @@ def _copy_pyscript(package: Path, out: Path) -> None:
 
 
 def _copy_pyodide(package: Path, out: Path) -> None:
-    out.mkdir(parents=True)
-    for name in PYODIDE_FILES:
-        shutil.copy2(package / name, out / name)
+    _copy_named(package, out, PYODIDE_FILES)
     # Always fetched at boot; the app installs no packages, so an empty map saves 119 KB.
     lock = json.loads((package / "pyodide-lock.json").read_text(encoding="utf-8"))
     lock["packages"] = {}
     (out / "pyodide-lock.json").write_text(json.dumps(lock, indent=1) + "\n")
+
+
+def _copy_named(package: Path, out: Path, names: tuple[str, ...]) -> None:
+    """Copy the files `names` of an npm package's folder, each of which the page loads."""
+    out.mkdir(parents=True)
+    for name in names:
+        if not (package / name).is_file():
+            raise BuildError(f"{package} has no {name}: was the pinned version changed?")
+        shutil.copy2(package / name, out / name)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -208,7 +221,11 @@ class _References(HTMLParser):
 
 
 def check_page(dist: Path) -> None:
-    """Every URL the page fetches must be relative (sub-path hosting) and exist in dist/."""
+    """Every URL the page fetches must be relative (sub-path hosting) and exist in dist/, and so
+    must the module the app imports when it first shows a QR code."""
+    if not (dist / QRCODE_MODULE).is_file():
+        raise BuildError(f"{QRCODE_MODULE}, which the page imports to draw a QR code, is not in "
+                         "the build")
     parser = _References()
     parser.feed((dist / "index.html").read_text(encoding="utf-8"))
     for url in parser.urls:

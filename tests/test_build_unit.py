@@ -14,6 +14,7 @@ from urllib.error import HTTPError
 from urllib.request import urlopen
 
 import pytest
+from app import qr_html
 
 import build
 from tools import browsers, icons
@@ -44,6 +45,7 @@ def src(tmp_path: Path) -> Path:
     write(root / "static/vendor/pyscript/core.js", "export {};")
     write(root / "static/vendor/pyscript/core.css", "")
     write(root / "static/vendor/pyodide/pyodide.mjs", "export {};")
+    write(root / build.QRCODE_MODULE, "export {};")
     write(root / "static/.notes", "never shipped")
     write(root / "py/skillcheck/__init__.py", "RULES = 1\n")
     write(root / "py/skillcheck/__pycache__/__init__.cpython-311.pyc", b"\0")
@@ -61,7 +63,7 @@ def test_build_ships_the_page_static_files_and_the_app_python_only(src, tmp_path
     assert shipped(dist) == {
         "index.html", "manifest.webmanifest", "pyscript.json", "sw.js", "_headers",
         "static/vendor/pyscript/core.js", "static/vendor/pyscript/core.css",
-        "static/vendor/pyodide/pyodide.mjs", "py/sources.zip", "py/main.py"}
+        "static/vendor/pyodide/pyodide.mjs", build.QRCODE_MODULE, "py/sources.zip", "py/main.py"}
     config = json.loads((dist / "pyscript.json").read_text())
     assert config == {"interpreter": "static/vendor/pyodide/pyodide.mjs",
                       "files": {"py/sources.zip": "./*"}}
@@ -130,6 +132,13 @@ def test_page_urls_must_be_relative_and_built(src, tmp_path, tag, reason):
         build.build(src, tmp_path / "dist", snapshot=False)
 
 
+def test_the_qr_library_the_app_imports_on_first_use_must_be_built(src, tmp_path):
+    assert qr_html.LIBRARY == build.QRCODE_MODULE  # where the page looks, vendor puts it
+    (src / build.QRCODE_MODULE).unlink()
+    with pytest.raises(build.BuildError, match="imports to draw a QR code, is not in the build"):
+        build.build(src, tmp_path / "dist", snapshot=False)
+
+
 def test_build_says_what_is_missing(src, tmp_path):
     (src / "static/vendor/.stamp").unlink()
     with pytest.raises(build.BuildError, match="build.py vendor"):
@@ -160,6 +169,8 @@ def installed(tmp_path: Path) -> Path:
     write(pyodide / "pyodide-lock.json", json.dumps({"info": {"version": "1"},
                                                      "packages": {"numpy": {}}}))
     write(pyodide / "pyodide.js", "the classic script: unused")
+    for name in ("qrcode.js", "qrcode.mjs", "qrcode_UTF8.mjs", "qrcode.d.ts"):
+        write(root / "node_modules/qrcode-generator/dist" / name, name)
     return root
 
 
@@ -171,6 +182,7 @@ def test_vendor_copies_exactly_the_requested_runtime_files(installed):
         "toml-2.js"]
     assert sorted(p.name for p in (out / "pyodide").iterdir()) == sorted(
         [*build.PYODIDE_FILES, "pyodide-lock.json"])
+    assert [p.name for p in (out / "qrcode").iterdir()] == ["qrcode.mjs"]  # the ES module only
     lock = json.loads((out / "pyodide/pyodide-lock.json").read_text())
     assert lock == {"info": {"version": "1"}, "packages": {}}
 
@@ -185,6 +197,12 @@ def test_vendor_is_skipped_while_the_lock_is_unchanged(installed):
 def test_vendor_refuses_a_chunk_it_would_leave_behind(installed):
     write(installed / "node_modules/@pyscript/core/dist/donkey-D.js", 'import"./new-chunk-N.js";')
     with pytest.raises(build.BuildError, match="new-chunk-N.js"):
+        build.vendor(installed)
+
+
+def test_vendor_names_a_file_a_package_no_longer_has(installed):
+    (installed / "node_modules/qrcode-generator/dist/qrcode.mjs").unlink()
+    with pytest.raises(build.BuildError, match="qrcode-generator/dist has no qrcode.mjs"):
         build.vendor(installed)
 
 

@@ -1,4 +1,5 @@
-"""Replay links: every system and mode round-trips, and no junk gets past LinkError."""
+"""Replay links: every system and mode round-trips, short enough for a QR code across a table,
+links of the first version still open, and no junk gets past LinkError."""
 
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ import pytest
 import skillcheck
 from app.links import (
     HONESTY,
+    LATEST_TIME,
     LONGEST_FRAGMENT,
+    WORDS,
     LinkError,
+    compact,
     is_link,
     is_replay,
     open_link,
@@ -20,7 +24,7 @@ from app.links import (
     share_fragment,
     share_url,
 )
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 TIME = "2026-11-29T18:00:00Z"
@@ -81,20 +85,56 @@ def resolved(request: dict) -> dict:
 
 
 def pack(document: object, raw: bytes | None = None, version: int = 1) -> str:
+    """A link packed by hand: version 1's {"q", "t", "o"}, or version 2's list, with its words."""
     data = raw if raw is not None else json.dumps(document).encode()
-    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15, zdict=WORDS if version == 2 else b"")
     packed = packer.compress(data) + packer.flush()
     return f"#r={version}." + base64.urlsafe_b64encode(packed).rstrip(b"=").decode()
+
+
+SECONDS = 1_795_975_200  # TIME, as version 2 carries it
+
+
+def at_default(request: dict) -> list[str]:
+    """The fields of `request` (its sides' too) that hold their rules' default."""
+    defaults = {spec["name"]: spec["default"] for spec in
+                skillcheck.SYSTEMS[request["system"]]["fields"] if spec.get("default") is not None}
+    sides = [request, *(value for value in request.values() if isinstance(value, dict)),
+             *(side for side in request.get("secondaries", ()))]
+    return [key for side in sides for key, value in side.items() if key != "mode"
+            and key in defaults and value == defaults[key] and type(value) is type(defaults[key])]
 
 
 @pytest.mark.parametrize("name", BY_HAND)
 def test_a_link_carries_the_request_time_and_outcome_exactly(name):
     request = BY_HAND[name]
     fragment = share_fragment({"request": request, "outcome": "success"}, TIME)
-    assert fragment.startswith("#r=1.")
-    assert read_link(fragment) == {"request": request, "time": TIME, "outcome": "success",
-                                   "seeded": False}
-    assert read_link(fragment[1:])["request"] == request  # with or without the "#"
+    assert fragment.startswith("#r=2.")
+    assert read_link(fragment) == {"request": compact(request), "time": TIME,
+                                   "outcome": "success", "seeded": False}
+    assert read_link(fragment[1:])["request"] == compact(request)  # with or without the "#"
+    assert json.loads(zlib.decompressobj(-15, zdict=WORDS).decompress(base64.urlsafe_b64decode(
+        fragment[5:] + "=" * (-len(fragment[5:]) % 4)))) == [compact(request), SECONDS, "success"]
+
+
+def test_a_link_leaves_out_what_the_rules_read_as_their_default_but_system_and_mode():
+    request = {"system": "flip", "mode": "unopposed", "rank": 2, "aspect": 3, "flip": 0,
+               "shift": 1, "take7": False, "specialization": True, "dtn": 15, "cards": ["7H"]}
+    assert compact(request) == {"system": "flip", "mode": "unopposed", "rank": 2, "aspect": 3,
+                                "shift": 1, "specialization": True, "dtn": 15, "cards": ["7H"]}
+    team = resolved({"system": "flip", "mode": "team", "dtn": 15, "primary": side(2, 3, None),
+                     "secondaries": [side(1, 2, None, flip=0, advanced=False)] * 3})["request"]
+    assert at_default(team) and not at_default(compact(team))
+    assert compact(team)["secondaries"][0] == {"rank": 1, "aspect": 2,
+                                               "cards": team["secondaries"][0]["cards"]}
+    fluke = {"system": "fluke", "dice_count": 3, "base": 10, "penalty": 0, "insurance": 0}
+    assert compact(fluke) == {"system": "fluke", "dice_count": 3}
+    # a number is not a flag: flip 0 goes, but a flag's False is not a 0, nor True a 1
+    assert compact({"system": "pool", "trait": 3, "skill": 4, "bonus": False, "secret": 0}) == {
+        "system": "pool", "trait": 3, "skill": 4, "bonus": False, "secret": 0}
+    unknown = {"system": "chess", "flip": 0, "mode": "blitz"}
+    assert compact(unknown) == unknown
+    assert compact({"system": ["flip"], "flip": 0}) == {"system": ["flip"], "flip": 0}
 
 
 @pytest.mark.parametrize("name", BY_HAND)
@@ -124,20 +164,135 @@ SEEDED = [
 def test_engine_results_replay_from_their_links(request_, seed):
     result = resolved({**request_, "seed": seed})
     fragment = share_fragment(result, TIME)
-    assert len(fragment) < 1200  # fits a chat message, even a team of eight
+    assert len(fragment) < 300  # fits a chat message, even a team of eight
     assert open_link(fragment)["result"] == result
+
+
+def sides(mode: str, side: st.SearchStrategy) -> st.SearchStrategy:
+    """A flip's sides for `mode`, each drawn from `side`."""
+    if mode == "opposed":
+        return st.fixed_dictionaries({"initiator": side, "opponent": side})
+    if mode == "team":
+        return st.fixed_dictionaries({"primary": side,
+                                      "secondaries": st.lists(side, min_size=1, max_size=8)})
+    return st.just({})
+
+
+def any_request(system: str) -> st.SearchStrategy:
+    """Requests of `system` from its own field specs: any field left out or given a value near
+    its default (small, so most requests are valid), flip sides drawn the same way."""
+    fields = {}
+    for spec in skillcheck.SYSTEMS[system]["fields"]:
+        if spec["name"] in ("mode", "keep"):
+            continue
+        if spec["kind"] == "whole":
+            fields[spec["name"]] = st.integers(max(spec["min"], -3), min(spec["max"], 7))
+        elif spec["kind"] == "flag":
+            fields[spec["name"]] = st.booleans()
+        else:
+            fields[spec["name"]] = st.sampled_from(spec["options"])
+    flat = st.fixed_dictionaries({"system": st.just(system)}, optional=fields)
+    if system != "flip":
+        return flat
+    return st.sampled_from(skillcheck.SYSTEMS["flip"]["modes"]).flatmap(
+        lambda mode: st.tuples(flat, sides(mode, st.fixed_dictionaries({}, optional=fields)))
+        .map(lambda parts: {**parts[0], **parts[1], "mode": mode}))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(st.sampled_from(sorted(skillcheck.SYSTEMS)).flatmap(any_request), st.randoms())
+def test_any_check_of_any_system_replays_from_its_short_link_as_it_was(request_, rng):
+    try:
+        result = skillcheck.resolve(request_, rng)
+    except skillcheck.InvalidRequest:
+        assume(False)
+    seeded = rng.random() < 0.5
+    fragment = share_fragment(result, TIME, seeded)
+    assert not at_default(read_link(fragment)["request"])
+    assert open_link(fragment) == {"result": result, "time": TIME, "seeded": seeded}
+
+
+@pytest.mark.parametrize("name", BY_HAND)
+def test_links_of_the_first_version_still_open(name):
+    result = resolved(BY_HAND[name])
+    link = pack({"q": result["request"], "t": TIME, "o": result["outcome"]})
+    assert link.startswith("#r=1.")
+    assert open_link(link) == {"result": result, "time": TIME, "seeded": False}
+
+
+# Links as they were shared, each kept here as it was: no later change to either format (version
+# 2's dictionary above all) may stop them opening.
+KEPT_LINKS = {
+    "#r=1.DY3BCsIwEET_Zc5bSCJGu9_hyeIhjRFCV6NJeiil_-7CwBze8GbHD7yjba2nNxjfUgSEXkPu4DOhLVkE7Alz-a"
+    "wNbAmyxgXsFKZYk-5eQVoiPCv4pJVjAk8XcjSSJ2sehxpV7ozzg7WDG2_2ysZo7npWFM2hJtlw_AE": "pool",
+    "#r=1.vZE9TwMxDIb_i-dUSlLxUc8MqCtMRQzWxSesJrkjSZGOqv8dB8SxMFfyYL_-emSf4R3wDHWpjRMgjFFmMJCmwBo1"
+    "pqRRaBnQ3RiYiyQqS-8olI-A3gDVmYcGuDU_zWgN1DcZ27fX6Mh3gCPFyqprqVCUT2oy5VWm8EF54LAKIyWJQkXasmoDlV"
+    "ABX2D_pEi7B3i96EAephy0kHvql8r9UflrUW0fO9A_BPZaBL4T9KPoBvDW326c2_jds7tHa9UOerapv5gkngrD5Qs":
+        "flip team",
+    "#r=2.iyYiJZphJkEjeOKEpj1zYE6z1DGDpD5Dc0tTS3NTIwMDeAaLBQA": "pool",
+    "#r=2.i6ZW8MGt9AoG6rJ0AVlCTJgiNBp7IDsMSZEBkiIjkCKgMkNzS1NLc1MjAwNEao0FAA": "flip team",
+}
+
+
+@pytest.mark.parametrize("link", KEPT_LINKS)
+def test_links_shared_before_open_as_they_did(link):
+    assert open_link(link) == {"result": resolved(BY_HAND[KEPT_LINKS[link]]), "time": TIME,
+                               "seeded": False}
+
+
+# How long a link gets on a realistic host, by the largest inputs a table uses (ranks and pools
+# near the top of what players have, every modifier set): the QR code holding it must stay at
+# version 10 or below at error correction M, which holds 213 bytes (tests/test_qr.py).
+HOST = "https://example.github.io/skillcheck/"
+MOST_BYTES = 213
+
+
+def realistic(rank, aspect, **extra):
+    return {"rank": rank, "aspect": aspect, **extra}
+
+
+LONGEST = {
+    "flip unopposed": {"system": "flip", "rank": 4, "aspect": 3, "shift": 1, "dtn": 15,
+                       "specialization": True},
+    "flip secret": {"system": "flip", "rank": 4, "aspect": 3, "secret": True},
+    "flip aspect": {"system": "flip", "mode": "aspect", "aspect": 4, "flip": 1,
+                    "difficulty": "near impossible"},
+    "flip opposed": {"system": "flip", "mode": "opposed",
+                     "initiator": realistic(4, 3, specialization=True, skill="Animal Handling"),
+                     "opponent": realistic(3, 4)},
+    "flip team of four": {"system": "flip", "mode": "team", "dtn": 18,
+                          "primary": realistic(4, 3, specialization=True, skill="Intimidation"),
+                          "secondaries": [realistic(3, 2), realistic(2, 3), realistic(3, 1)]},
+    "pool": {"system": "pool", "trait": 10, "skill": 7, "dr": 4, "bonus": 3, "luck": 12},
+    "pool secret": {"system": "pool", "trait": 10, "skill": 7, "secret": True, "bonus": 3},
+    "swift": {"system": "swift", "trait": 6, "skill": 7, "bonus": 2, "luck": 12},
+    "fluke": {"system": "fluke", "dice_count": 20, "penalty": -3, "plan": 2, "insurance": 4},
+    "fluke challenge": {"system": "fluke", "dice_count": 6, "challenge": True},
+    "passages": {"system": "passages", "base": 77, "contested": True},
+}
+
+
+def longest_link(request: dict) -> str:
+    """The longest replay link of `request` over twenty draws, at HOST."""
+    return max((share_url(HOST, resolved({**request, "seed": seed}), TIME) for seed in range(20)),
+               key=lambda link: len(link.encode()))
+
+
+@pytest.mark.parametrize("name", LONGEST)
+def test_every_system_and_mode_makes_a_link_a_version_10_qr_code_holds(name):
+    assert len(longest_link(LONGEST[name]).encode()) <= MOST_BYTES
 
 
 def test_share_url_replaces_any_fragment_of_the_page_address():
     result = {"request": BY_HAND["passages"], "outcome": "success"}
     url = share_url("https://example.org/app/?x=1#system=flip", result, TIME)
-    assert url.startswith("https://example.org/app/?x=1#r=1.")
+    assert url.startswith("https://example.org/app/?x=1#r=2.")
     assert read_link(url.split("#", 1)[1])["request"] == BY_HAND["passages"]
 
 
 @pytest.mark.parametrize(("page", "start"), [
-    ("https://example.org/app/?seed=42#system=flip", "https://example.org/app/#r=1."),
-    ("https://example.org/app/?x=1&seed=42&seed=7&y=2", "https://example.org/app/?x=1&y=2#r=1."),
+    ("https://example.org/app/?seed=42#system=flip", "https://example.org/app/#r=2."),
+    ("https://example.org/app/?x=1&seed=42&seed=7&y=2", "https://example.org/app/?x=1&y=2#r=2."),
 ])
 def test_a_shared_link_never_carries_the_pages_seed(page, start):
     url = share_url(page, {"request": BY_HAND["passages"], "outcome": "success"}, TIME)
@@ -158,14 +313,20 @@ def test_a_seeded_roll_says_so_in_its_link_but_never_its_seed():
     assert open_link(share_fragment(result, TIME))["seeded"] is False  # old links: not seeded
 
 
-@pytest.mark.parametrize("mark", ["yes", 1, None, {}])
-def test_a_seeded_mark_that_is_not_true_or_false_is_refused(mark):
-    document = {"q": BY_HAND["pool"], "t": TIME, "o": "basic", "s": mark}
-    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
-    packed = packer.compress(json.dumps(document).encode()) + packer.flush()
-    fragment = "#r=1." + base64.urlsafe_b64encode(packed).rstrip(b"=").decode()
-    with pytest.raises(LinkError, match="does not hold a check"):
-        read_link(fragment)
+def test_a_seeded_version_1_link_still_says_so():
+    document = {"q": BY_HAND["pool"], "t": TIME, "o": "basic", "s": True}
+    assert read_link(pack(document))["seeded"] is True
+
+
+@pytest.mark.parametrize("mark", ["yes", 1, None, {}, False])
+def test_a_seeded_mark_that_is_not_true_is_refused(mark):
+    version_2 = [BY_HAND["pool"], SECONDS, "basic", mark]
+    for fragment in (pack(version_2, version=2), pack(version_2 + [True], version=2)):
+        with pytest.raises(LinkError, match="does not hold a check"):
+            read_link(fragment)
+    if mark is not False:  # version 1 wrote "s" only when true, but read false as not seeded
+        with pytest.raises(LinkError, match="does not hold a check"):
+            read_link(pack({"q": BY_HAND["pool"], "t": TIME, "o": "basic", "s": mark}))
 
 
 @pytest.mark.parametrize(("fragment", "link"), [
@@ -189,7 +350,8 @@ GOOD = share_fragment({"request": BY_HAND["pool"], "outcome": "basic"}, TIME)
 JUNK = {
     "not a link": ("#system=flip", "not a replay link"),
     "no version": ("#r=" + GOOD[5:], "damaged"),
-    "version 2": ("#r=2." + GOOD[5:], "newer version"),
+    "version 3": ("#r=3." + GOOD[5:], "newer version"),
+    "version 2 labelled 1": ("#r=1." + GOOD[5:], "damaged"),  # no dictionary: no words
     "version 0": ("#r=0." + GOOD[5:], "damaged"),
     "version word": ("#r=one." + GOOD[5:], "damaged"),
     "5,000-digit version": ("#r=" + "9" * 5000 + "." + GOOD[5:], "damaged"),
@@ -222,7 +384,43 @@ JUNK = {
                      "lost its cards or dice"),
     "outcome edited": (pack({"q": BY_HAND["passages"], "t": TIME, "o": "double down"}),
                        "it was edited"),
+    # version 2: a list [request, seconds, outcome], deflated with its dictionary
+    "v2 trailing data": (pack(None, raw=b"[]", version=2)[:-1] + "AAAAAA", "damaged"),
+    "v2 deflate bomb": (pack(None, raw=b"[" + b" " * 5_000_000 + b"]", version=2),
+                        "more than a check"),
+    "v2 not JSON": (pack(None, raw=b"hello, not json", version=2), "does not hold a check"),
+    "v2 holding version 1's object": (pack({"q": BY_HAND["pool"], "t": TIME, "o": "barely"},
+                                           version=2), "does not hold a check"),
+    "v2 two items": (pack([BY_HAND["pool"], SECONDS], version=2), "does not hold a check"),
+    "v2 a fourth item not true": (pack([BY_HAND["pool"], SECONDS, "barely", 1], version=2),
+                      "does not hold a check"),
+    "v2 request list": (pack([[1], SECONDS, "barely"], version=2), "does not hold a check"),
+    "v2 time before 1970": (pack([BY_HAND["pool"], -1, "barely"], version=2),
+                            "does not hold a check"),
+    "v2 time after 9999": (pack([BY_HAND["pool"], LATEST_TIME + 1, "barely"], version=2),
+                           "does not hold a check"),
+    "v2 time a bool": (pack([BY_HAND["pool"], True, "barely"], version=2),
+                       "does not hold a check"),
+    "v2 time a fraction": (pack([BY_HAND["pool"], SECONDS + 0.5, "barely"], version=2),
+                           "does not hold a check"),
+    "v2 time as text": (pack([BY_HAND["pool"], TIME, "barely"], version=2),
+                        "does not hold a check"),
+    "v2 outcome number": (pack([BY_HAND["pool"], SECONDS, 3], version=2),
+                          "does not hold a check"),
+    "v2 bad field": (pack([{**BY_HAND["pool"], "trait": 11}, SECONDS, "barely"], version=2),
+                     "not valid .trait:"),
+    "v2 draw removed": (pack([{"system": "pool", "trait": 5, "skill": 6, "dr": 3}, SECONDS,
+                              "barely"], version=2), "lost its cards or dice"),
+    "v2 outcome edited": (pack([BY_HAND["pool"], SECONDS, "critical"], version=2),
+                          "it was edited"),
 }
+
+
+def test_the_last_second_a_link_can_carry_opens():
+    link = pack([BY_HAND["passages"], LATEST_TIME, "success"], version=2)
+    assert open_link(link)["time"] == "9999-12-31T23:59:59Z"
+    assert read_link(pack([BY_HAND["passages"], 0, "success"], version=2))["time"] == (
+        "1970-01-01T00:00:00Z")
 
 
 @pytest.mark.parametrize("name", JUNK)
@@ -239,16 +437,16 @@ def test_junk_gets_a_clear_message(name):
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(max_size=300))
 def test_fuzz_any_text_after_the_prefix_only_raises_link_error(tail):
-    for fragment in ("#r=1." + tail, "#r=" + tail, tail):
+    for fragment in ("#r=2." + tail, "#r=1." + tail, "#r=" + tail, tail):
         with contextlib.suppress(LinkError):
             open_link(fragment)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.binary(max_size=400))
-def test_fuzz_any_inflated_bytes_only_raise_link_error(raw):
+@given(st.binary(max_size=400), st.sampled_from([1, 2]))
+def test_fuzz_any_inflated_bytes_only_raise_link_error(raw, version):
     with pytest.raises(LinkError):
-        open_link(pack(None, raw=raw))
+        open_link(pack(None, raw=raw, version=version))
 
 
 JSON = st.recursive(
@@ -265,11 +463,15 @@ FIELD_NAMES = st.sampled_from(["system", "mode", "rank", "aspect", "flip", "shif
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.fixed_dictionaries({"system": st.sampled_from(sorted(skillcheck.SYSTEMS))}),
-       st.dictionaries(FIELD_NAMES, JSON, max_size=8), st.text(max_size=12) | JSON)
-def test_fuzz_well_packed_links_of_any_request_only_raise_link_error(base, fields, outcome):
-    document = {"q": {**fields, **base}, "t": TIME, "o": outcome}
+       st.dictionaries(FIELD_NAMES, JSON, max_size=8), st.text(max_size=12) | JSON,
+       st.sampled_from([1, 2]))
+def test_fuzz_well_packed_links_of_any_request_only_raise_link_error(base, fields, outcome,
+                                                                     version):
+    request = {**fields, **base}
+    document = ({"q": request, "t": TIME, "o": outcome} if version == 1
+                else [request, SECONDS, outcome])
     try:
-        replay = open_link(pack(document))
+        replay = open_link(pack(document, version=version))
     except LinkError:
         return
     assert replay["result"]["outcome"] == outcome and replay["time"] == TIME

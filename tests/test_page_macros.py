@@ -395,7 +395,7 @@ def src(tmp_path: Path) -> Path:
         "index.html": '<!doctype html><html><head></head><body>\n'
                       '  <sc-field id="c" field="flip.take7"></sc-field>\n'
                       '</body></html>\n',
-        "manifest.webmanifest": "{}", "static/vendor/.stamp": "x",
+        "manifest.webmanifest": "{}", "static/vendor/.stamp": "x", build.QRCODE_MODULE: "",
         build.SW_TEMPLATE: (ROOT / build.SW_TEMPLATE).read_text(encoding="utf-8"),
     }
     for name, text in files.items():

@@ -1,7 +1,15 @@
 """Replay links: a URL fragment that carries a check's request with its draw, its time and outcome.
 
+    "#r=2.<payload>"  payload = base64url(raw deflate, preset dictionary WORDS, of the JSON
+                      [request, Unix time in seconds, outcome], and a fourth item, true, for a
+                      seeded roll), the request without the fields its rules read as their
+                      default when absent
     "#r=1.<payload>"  payload = base64url(raw deflate(JSON {"q": request, "t": time, "o": outcome,
-                                                           and "s": true for a seeded roll}))
+                                                          and "s": true for a seeded roll}))
+
+The page writes version 2: short enough for a QR code another phone reads across a table (a
+team flip of four with its cards, on a github.io address, fits a version 9 code; version 1 needed
+384 bytes, a version 14). Version 1 links, shared before, still open.
 
 Opening a link resolves the carried request with its own draw, so it shows the same cards or dice
 and never rolls again. A roll drawn from a ?seed page's sequence says so in its link ("s"), never
@@ -16,19 +24,59 @@ import binascii
 import random
 import re
 import zlib
+from datetime import UTC, datetime, timedelta
 
 import skillcheck
+from skillcheck.request import is_whole
 
 from .forms import parameters, route
-from .storage import dump, loads, read_time, text_field
+from .storage import dump, loads, read_time, stamp, text_field
 
-VERSION = 1
+VERSION = 2  # the version links are written in; every earlier one is still read
 KEY = "r="
 LONGEST_FRAGMENT = 8000  # characters of payload: far more than any real check needs
 LONGEST_JSON = 16_384  # bytes after inflating: a deflate bomb stops here
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # version 2's times are seconds since then
+SECOND = timedelta(seconds=1)
+LATEST_TIME = 253_402_300_799  # 9999-12-31T23:59:59Z, the last second a datetime holds
 HONESTY = "A link shows a roll; it does not prove the roll was not edited."
 PAYLOAD = re.compile(r"[A-Za-z0-9_-]*")
 VERSION_TEXT = re.compile(r"[0-9]{1,6}")  # short, so int() never meets Python's digit limit
+KEPT = ("system", "mode")  # never left out: they choose the form a replay is shown in
+
+# Version 2's preset dictionary: deflate starts out knowing these words, so a link spends its
+# bytes on the draw instead of on field names. Links depend on every byte of it: it never
+# changes (a new dictionary is a new version). Rarest first: the nearest words cost the least.
+WORDS = "".join((
+    *(f'"skill":"{skill}",' for skill in (
+        "Acrobatics", "Animal Handling", "Appraisal", "Assessment", "Athletics", "Craft",
+        "Discipline", "Disguise", "Dueling", "First Aid", "Intimidation", "Investigation",
+        "Knowledge", "Language", "Notice [IP]", "Notice [SP]", "Perform", "Persuasion",
+        "Profession", "Ride", "Stealth", "Survival", "Thievery")),
+    '"difficulty":"extremely easy","very easy","near impossible","impossible","very hard",'
+    '"average","easy","hard"',
+    ',"gm_allows_take7":true,"gm_raises_dtn":true,"luck_spend":',
+    ',"keep":',
+    '"double down","double up","blown","critical fail"],',
+    '{"system":"passages","base":50,"contested":true,"practice":true,"dice":[100]},',
+    '"fluke"],',
+    '{"system":"fluke","dice_count":6,"base":10,"penalty":-1,"plan":1,"challenge":true,'
+    '"insurance":1,"dice":[1,2,3,4,5,6]},',
+    '"critical","basic","barely","disaster","flubbed","too difficult"],',
+    '{"system":"swift","trait":5,"skill":5,"bonus":1,"luck":1,"dice":[10,10]},',
+    '{"system":"pool","trait":5,"skill":5,"dr":3,"bonus":1,"luck":1,"secret":true,'
+    '"dice":[10,10,10]},',
+    '"great success","bad failure","initiator","opponent","secret","failure","success"],',
+    '{"system":"flip","mode":"opposed","initiator":{"rank":2,"aspect":3,'
+    '"opponent":{"rank":2,"aspect":3,',
+    '{"system":"flip","mode":"aspect","aspect":3,"dtn":15,',
+    '{"system":"flip","mode":"team","dtn":15,"primary":{"rank":2,"aspect":3,'
+    '"secondaries":[{"rank":1,"aspect":2,',
+    '{"system":"flip","mode":"unopposed","dtn":15,"rank":2,"aspect":3,"specialization":true,'
+    '"advanced":true,"familiarity":true,"take7":true,"flip":1,"shift":1,"secret":true,',
+    '"cards":["10H","10D","10C","10S"]},{"rank":',
+)).encode()
+DICTIONARIES = {1: b"", 2: WORDS}  # each readable version's preset dictionary
 
 DAMAGED = "This replay link is damaged or incomplete: check that it was copied whole."
 NOT_A_CHECK = "This replay link does not hold a check Skill Check can show."
@@ -53,14 +101,35 @@ class _NoRolling(random.Random):
 
 
 def share_fragment(result: dict, time: str, seeded: bool = False) -> str:
-    """The fragment ("#r=1....") that replays `result`, a result of skillcheck.resolve (one
+    """The fragment ("#r=2....") that replays `result`, a result of skillcheck.resolve (one
     drawn from a seed, when `seeded`)."""
-    document = {"q": result["request"], "t": read_time(time), "o": result["outcome"],
-                **({"s": True} if seeded else {})}
-    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    seconds = (datetime.fromisoformat(read_time(time)) - EPOCH) // SECOND
+    document = [compact(result["request"]), seconds, result["outcome"],
+                *([True] if seeded else [])]
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15, zdict=WORDS)
     packed = packer.compress(dump(document).encode()) + packer.flush()
     payload = base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii")
     return f"#{KEY}{VERSION}.{payload}"
+
+
+def compact(request: dict) -> dict:
+    """`request` without the fields that hold the default its system's rules read when they are
+    absent ("flip": 0, "take7": false, in each side too), by the rules' own field specs: opened,
+    it resolves to the same result, with the same request."""
+    system = request.get("system")
+    described = skillcheck.SYSTEMS.get(system) if isinstance(system, str) else None
+    defaults = {spec["name"]: spec["default"] for spec in (described or {}).get("fields", ())
+                if spec.get("default") is not None and spec["name"] not in KEPT}
+
+    def bare(value):
+        if isinstance(value, list):
+            return [bare(item) for item in value]
+        if isinstance(value, dict):
+            return {key: bare(item) for key, item in value.items() if not (
+                key in defaults and type(item) is type(defaults[key]) and item == defaults[key])}
+        return value
+
+    return bare(request)
 
 
 def share_url(page_url: str, result: dict, time: str, seeded: bool = False) -> str:
@@ -93,15 +162,14 @@ def read_link(fragment: object) -> dict:
     version, dot, payload = fragment.removeprefix("#")[len(KEY):].partition(".")
     if not dot or not VERSION_TEXT.fullmatch(version):
         raise LinkError(DAMAGED)
-    if int(version) != VERSION:
+    if int(version) not in DICTIONARIES:
         raise LinkError("This replay link was made by a newer version of Skill Check: reload "
                         "the page to get it." if int(version) > VERSION else DAMAGED)
     if len(payload) > LONGEST_FRAGMENT:
         raise LinkError("This replay link is too long to be a check.")
-    document = _unpack(payload)
+    document = _unpack(payload, DICTIONARIES[int(version)])
     try:
-        request, time, outcome = document["q"], document["t"], document["o"]
-        seeded = document.get("s", False)
+        request, time, outcome, seeded = _fields(int(version), document)
         if not isinstance(request, dict) or not isinstance(seeded, bool):
             raise ValueError("q")
         return {"request": request, "time": read_time(time),
@@ -110,13 +178,29 @@ def read_link(fragment: object) -> dict:
         raise LinkError(NOT_A_CHECK) from None
 
 
-def _unpack(payload: str) -> object:
-    """base64url → inflate (bounded) → JSON; LinkError when any step fails."""
+def _fields(version: int, document: object) -> tuple[object, object, object, object]:
+    """(request, ISO time, outcome, seeded) as a link of `version` holds them; KeyError,
+    TypeError or ValueError when it holds something else."""
+    if version == 1:
+        return document["q"], document["t"], document["o"], document.get("s", False)
+    if not isinstance(document, list):
+        raise TypeError("a version 2 link holds a list")
+    request, seconds, outcome, *marks = document
+    if marks and (len(marks) > 1 or marks[0] is not True):
+        raise ValueError("s")
+    if not is_whole(seconds) or not 0 <= seconds <= LATEST_TIME:
+        raise ValueError("t")
+    return request, stamp(EPOCH + seconds * SECOND), outcome, bool(marks)
+
+
+def _unpack(payload: str, words: bytes) -> object:
+    """base64url → inflate (bounded, with the version's preset dictionary) → JSON; LinkError
+    when any step fails."""
     if not PAYLOAD.fullmatch(payload) or len(payload) % 4 == 1:
         raise LinkError(DAMAGED)
     try:
         packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
-        unpacker = zlib.decompressobj(-15)
+        unpacker = zlib.decompressobj(-15, zdict=words)
         data = unpacker.decompress(packed, LONGEST_JSON + 1)
     except (binascii.Error, zlib.error):
         raise LinkError(DAMAGED) from None

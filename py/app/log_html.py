@@ -19,6 +19,12 @@ from .result_html import side_title, tone
 
 PAGE = 50  # entries drawn at first and at each "show more": a long log costs no more than this
 KINDS_SHOWN_AGAIN = ("check", "reveal")
+# "Show QR" on an entry: a QR code's three corner squares and a few modules, drawn with the text.
+QR_ICON = ('<svg class="log-qr-icon" viewBox="0 0 14 14" aria-hidden="true">'
+           '<path fill-rule="evenodd" d="' + "".join(
+               f"M{x} {y}h5v5h-5zM{x + 1} {y + 1}h3v3h-3zM{x + 2} {y + 2}h1v1h-1z"
+               for x, y in ((1, 1), (8, 1), (1, 8)))
+           + 'M8 8h2v2H8zM11 11h2v2h-2zM8 12h2v1H8zM11 8h2v1h-2z"/></svg>')
 
 
 def draw_text(request: dict) -> str:
@@ -39,14 +45,14 @@ def entry_title(entry: dict) -> str:
 
 def entry_html(entry: dict, when: Callable[[str], str], shown: int | None = None) -> str:
     """One entry as a list item: two short lines (who and what · the time; the outcome, the
-    inputs and the draw), and a button that deletes it. The entry `shown` in the result is
-    marked."""
+    inputs and the draw), a button that shows it as a QR code (a check or a reveal) and one
+    that deletes it. The entry `shown` in the result is marked."""
     time = (f'<time class="log-when" datetime="{escape(entry["time"])}">'
             f"{escape(when(entry['time']))}</time>")
     named = escape(entry_title(entry))
+    which = f"this entry ({named}, {escape(when(entry['time']))})"
     delete = (f'<button type="button" class="log-delete" data-delete="{entry["id"]}" '
-              f'aria-label="Delete this entry ({named}, {escape(when(entry["time"]))})">'
-              '<span aria-hidden="true">×</span></button>')
+              f'aria-label="Delete {which}"><span aria-hidden="true">×</span></button>')
     if entry["kind"] not in KINDS_SHOWN_AGAIN:
         return (f'<li class="log-row"><p class="log-note" data-kind="{entry["kind"]}">{time}'
                 f'<span class="log-system">{named}</span>'
@@ -64,7 +70,9 @@ def entry_html(entry: dict, when: Callable[[str], str], shown: int | None = None
             + f'{escape(outcome)}</span> '
             + f'<span class="log-summary">{escape(entry["summary"])}</span>'
             + (f' <span class="log-draw">· {escape(draw)}</span>' if draw else "")
-            + "</span></button>" + delete + "</li>")
+            + "</span></button>"
+            + f'<button type="button" class="log-qr" data-qr="{entry["id"]}" '
+            + f'aria-label="Show QR of {which}">{QR_ICON}</button>' + delete + "</li>")
 
 
 def seed_mark(entry: dict) -> str:

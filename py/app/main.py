@@ -27,6 +27,7 @@ from app import (
     forms,
     links,
     log_panel,
+    qr_panel,  # noqa: F401 (its handlers: "Show QR" and its dialog)
     result_html,
     result_panel,
 )

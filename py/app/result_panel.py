@@ -198,7 +198,7 @@ def clear(button: str) -> None:
 
 
 def tools() -> None:
-    """Re-roll, Share and the GM's reveal, for what the panel shows."""
+    """Re-roll, Share (and Show QR) and the GM's reveal, for what the panel shows."""
     shown = session.shown
     result = shown and shown.result
     web.page["result-tools"].hidden = not (shown or session.again)
@@ -208,6 +208,7 @@ def tools() -> None:
                                                                 **(session.again_who or {}))
     web.page["share"].hidden = result is None
     web.page["share-copy"].hidden = result is None
+    web.page["share-qr"].hidden = result is None
     web.page["share-box"].hidden = True
     web.page["roll-last"].hidden = result is None
     web.page["roll-last"].innerHTML = result_html.last_html(
