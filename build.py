@@ -142,6 +142,7 @@ def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True) -> Path:
     write_archive(staging / PY_ARCHIVE, [p for p in python if p != entry], src / "py")
     config = {"interpreter": INTERPRETER, "files": {PY_ARCHIVE: "./*"}}
     (staging / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
+    write_pinned_pyodide(staging, src)
     if snapshot:
         add_bytecode(staging)
         trim_stdlib(staging)
@@ -320,6 +321,27 @@ SNAPSHOT_INPUTS = ("make_snapshot.mjs", "preload.py", "package-lock.json")
 SNAPSHOT_LOADER = "static/js/pyodide-snapshot.mjs"  # pyscript.json's interpreter when there is one
 SNAPSHOT_CACHE = ROOT / "build" / "snapshot"  # same inputs, same bytes: the sw cache stays valid
 SNAPSHOT_MANIFEST = "static/snapshot/snapshot.json"  # by make_snapshot.mjs, the snapshot beside it
+PYODIDE_HOOKS = "static/js/pyodide-hooks.mjs"  # every private Pyodide hook, for the pinned version
+NO_PIN = "const PINNED = null;"
+
+
+def pinned_pyodide(src: Path = ROOT) -> str:
+    """The Pyodide version package-lock.json pins: the one build.py vendors."""
+    lock = json.loads((src / "package-lock.json").read_text(encoding="utf-8"))
+    return lock["packages"]["node_modules/pyodide"]["version"]
+
+
+def write_pinned_pyodide(dist: Path, src: Path = ROOT) -> None:
+    """Tell the hooks' adapter which Pyodide they were written for: with any other runtime the
+    page warns and boots without its snapshot, and make_snapshot.mjs makes none."""
+    module = dist / PYODIDE_HOOKS
+    if not module.is_file():
+        return  # no loader in this build
+    script = module.read_text(encoding="utf-8")
+    if NO_PIN not in script:
+        raise BuildError(f"{PYODIDE_HOOKS} lost its line {NO_PIN}")
+    pin = f"const PINNED = {json.dumps(pinned_pyodide(src))};"
+    module.write_text(script.replace(NO_PIN, pin), encoding="utf-8")
 
 
 def make_snapshot(dist: Path) -> bool:
@@ -331,7 +353,7 @@ def make_snapshot(dist: Path) -> bool:
         return False
     config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
     inputs = [*sorted((dist / "static" / "vendor" / "pyodide").iterdir()),
-              *(dist / name for name in config["files"]),
+              *(dist / name for name in (*config["files"], PYODIDE_HOOKS)),
               *(SNAPSHOT_TOOL / name for name in SNAPSHOT_INPUTS)]
     key = _digest(node.encode(), json.dumps(config["files"]).encode(),
                   *(path.read_bytes() for path in inputs))
@@ -349,7 +371,7 @@ def make_snapshot(dist: Path) -> bool:
 
 
 RUNTIME_STARTER = "static/js/start-runtime.js"  # starts the loader from the top of the head
-RUNTIME_MODULES = (SNAPSHOT_LOADER, "static/js/python-sources.mjs",
+RUNTIME_MODULES = (SNAPSHOT_LOADER, PYODIDE_HOOKS, "static/js/python-sources.mjs",
                    "static/js/runtime-downloads.mjs", "static/js/snapshot-pages.mjs",
                    "static/vendor/pyodide/pyodide.mjs", "static/vendor/pyodide/pyodide.asm.mjs")
 FIRST_STYLE_SHEET = '<link rel="stylesheet"'

@@ -101,6 +101,22 @@ def test_a_worker_template_without_its_placeholders_fails_the_build(src, tmp_pat
         build.build(src, tmp_path / "dist", snapshot=False)
 
 
+def test_the_hooks_adapter_gets_the_pinned_pyodide_version(src, tmp_path):
+    """One source for the version the private hooks are for: package-lock.json's pin."""
+    hooks = (build.ROOT / build.PYODIDE_HOOKS).read_text()
+    assert hooks.count(build.NO_PIN) == 1  # unbuilt, it fits no runtime
+    write(src / build.PYODIDE_HOOKS, hooks)
+    write(src / "package-lock.json", json.dumps(
+        {"packages": {"node_modules/pyodide": {"version": "1.2.3"}}}))
+    built = (build.build(src, tmp_path / "dist", snapshot=False) / build.PYODIDE_HOOKS).read_text()
+    assert 'const PINNED = "1.2.3";' in built and build.NO_PIN not in built
+    assert build.pinned_pyodide() == json.loads(
+        (build.ROOT / "package.json").read_text())["dependencies"]["pyodide"]
+    write(src / build.PYODIDE_HOOKS, hooks.replace(build.NO_PIN, 'const PINNED = "9";'))
+    with pytest.raises(build.BuildError, match="lost its line"):
+        build.build(src, tmp_path / "again", snapshot=False)
+
+
 def test_cache_version_changes_with_any_file_and_only_then(src, tmp_path):
     first, _ = build.read_precache(build.build(src, tmp_path / "a", snapshot=False))
     again, _ = build.read_precache(build.build(src, tmp_path / "b", snapshot=False))
