@@ -334,14 +334,17 @@ def pinned_pyodide(src: Path = ROOT) -> str:
 def write_pinned_pyodide(dist: Path, src: Path = ROOT) -> None:
     """Tell the hooks' adapter which Pyodide they were written for: with any other runtime the
     page warns and boots without its snapshot, and make_snapshot.mjs makes none."""
-    module = dist / PYODIDE_HOOKS
-    if not module.is_file():
-        return  # no loader in this build
+    if (dist / PYODIDE_HOOKS).is_file():  # else no loader in this build
+        replace_line(dist / PYODIDE_HOOKS, NO_PIN,
+                     f"const PINNED = {json.dumps(pinned_pyodide(src))};")
+
+
+def replace_line(module: Path, placeholder: str, line: str) -> None:
+    """Give a shipped module a value only the build knows, in place of its placeholder line."""
     script = module.read_text(encoding="utf-8")
-    if NO_PIN not in script:
-        raise BuildError(f"{PYODIDE_HOOKS} lost its line {NO_PIN}")
-    pin = f"const PINNED = {json.dumps(pinned_pyodide(src))};"
-    module.write_text(script.replace(NO_PIN, pin), encoding="utf-8")
+    if placeholder not in script:
+        raise BuildError(f"{module.name} lost its line {placeholder}")
+    module.write_text(script.replace(placeholder, line), encoding="utf-8")
 
 
 def make_snapshot(dist: Path) -> bool:
@@ -525,13 +528,9 @@ def write_runtime_revisions(dist: Path) -> None:
     module = dist / RUNTIME_DOWNLOADS
     if not module.is_file():
         return  # no loader in this build
-    script = module.read_text(encoding="utf-8")
-    if NO_REVISIONS not in script:
-        raise BuildError(f"{RUNTIME_DOWNLOADS} lost its line {NO_REVISIONS}")
     runtime = dist / "static" / "vendor" / "pyodide"
     revisions = {name: _digest((runtime / name).read_bytes()) for name in READ_FROM_CACHE}
-    module.write_text(script.replace(NO_REVISIONS, f"const REVISIONS = {json.dumps(revisions)};"),
-                      encoding="utf-8")
+    replace_line(module, NO_REVISIONS, f"const REVISIONS = {json.dumps(revisions)};")
 
 
 def _node_or_say(without: str) -> str | None:
