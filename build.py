@@ -155,6 +155,7 @@ def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True) -> Path:
     write_archive(staging / PY_ARCHIVE, [p for p in python if p != entry], src / "py")
     config = {"interpreter": INTERPRETER, "files": {PY_ARCHIVE: "./*"}}
     (staging / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
+    write_pinned_pyodide(staging, src)
     if snapshot:
         add_bytecode(staging)
         trim_stdlib(staging)
@@ -337,6 +338,30 @@ SNAPSHOT_INPUTS = ("make_snapshot.mjs", "preload.py", "package-lock.json")
 SNAPSHOT_LOADER = "static/js/pyodide-snapshot.mjs"  # pyscript.json's interpreter when there is one
 SNAPSHOT_CACHE = ROOT / "build" / "snapshot"  # same inputs, same bytes: the sw cache stays valid
 SNAPSHOT_MANIFEST = "static/snapshot/snapshot.json"  # by make_snapshot.mjs, the snapshot beside it
+PYODIDE_HOOKS = "static/js/pyodide-hooks.mjs"  # every private Pyodide hook, for the pinned version
+NO_PIN = "const PINNED = null;"
+
+
+def pinned_pyodide(src: Path = ROOT) -> str:
+    """The Pyodide version package-lock.json pins: the one build.py vendors."""
+    lock = json.loads((src / "package-lock.json").read_text(encoding="utf-8"))
+    return lock["packages"]["node_modules/pyodide"]["version"]
+
+
+def write_pinned_pyodide(dist: Path, src: Path = ROOT) -> None:
+    """Tell the hooks' adapter which Pyodide they were written for: with any other runtime the
+    page warns and boots without its snapshot, and make_snapshot.mjs makes none."""
+    if (dist / PYODIDE_HOOKS).is_file():  # else no loader in this build
+        replace_line(dist / PYODIDE_HOOKS, NO_PIN,
+                     f"const PINNED = {json.dumps(pinned_pyodide(src))};")
+
+
+def replace_line(module: Path, placeholder: str, line: str) -> None:
+    """Give a shipped module a value only the build knows, in place of its placeholder line."""
+    script = module.read_text(encoding="utf-8")
+    if placeholder not in script:
+        raise BuildError(f"{module.name} lost its line {placeholder}")
+    module.write_text(script.replace(placeholder, line), encoding="utf-8")
 
 
 def make_snapshot(dist: Path) -> bool:
@@ -348,7 +373,7 @@ def make_snapshot(dist: Path) -> bool:
         return False
     config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
     inputs = [*sorted((dist / "static" / "vendor" / "pyodide").iterdir()),
-              *(dist / name for name in config["files"]),
+              *(dist / name for name in (*config["files"], PYODIDE_HOOKS)),
               *(SNAPSHOT_TOOL / name for name in SNAPSHOT_INPUTS)]
     key = _digest(node.encode(), json.dumps(config["files"]).encode(),
                   *(path.read_bytes() for path in inputs))
@@ -366,7 +391,7 @@ def make_snapshot(dist: Path) -> bool:
 
 
 RUNTIME_STARTER = "static/js/start-runtime.js"  # starts the loader from the top of the head
-RUNTIME_MODULES = (SNAPSHOT_LOADER, "static/js/boot-trouble.mjs",
+RUNTIME_MODULES = (SNAPSHOT_LOADER, PYODIDE_HOOKS, "static/js/boot-trouble.mjs",
                    "static/js/python-sources.mjs", "static/js/runtime-downloads.mjs",
                    "static/js/snapshot-pages.mjs",
                    "static/vendor/pyodide/pyodide.mjs", "static/vendor/pyodide/pyodide.asm.mjs")
@@ -521,13 +546,9 @@ def write_runtime_revisions(dist: Path) -> None:
     module = dist / RUNTIME_DOWNLOADS
     if not module.is_file():
         return  # no loader in this build
-    script = module.read_text(encoding="utf-8")
-    if NO_REVISIONS not in script:
-        raise BuildError(f"{RUNTIME_DOWNLOADS} lost its line {NO_REVISIONS}")
     runtime = dist / "static" / "vendor" / "pyodide"
     revisions = {name: _digest((runtime / name).read_bytes()) for name in READ_FROM_CACHE}
-    module.write_text(script.replace(NO_REVISIONS, f"const REVISIONS = {json.dumps(revisions)};"),
-                      encoding="utf-8")
+    replace_line(module, NO_REVISIONS, f"const REVISIONS = {json.dumps(revisions)};")
 
 
 def _node_or_say(without: str) -> str | None:
@@ -653,29 +674,35 @@ def ensure_venv(src: Path = ROOT) -> str:
 
 
 # Exits 0 when pytest, given these arguments, collects tests and none of them is a browser test.
-NO_BROWSER_TESTS = """import sys, pytest
+NEEDS = """import sys, pytest
 class Selected:
-    e2e = True
+    marks = {"e2e"}
     def pytest_collection_finish(self, session):
-        self.e2e = any(item.get_closest_marker("e2e") for item in session.items)
+        self.marks = {mark for item in session.items for mark in ("e2e", "vendored")
+                      if item.get_closest_marker(mark)}
 selected = Selected()
 code = pytest.main(["--collect-only", "-q", *sys.argv[1:]], plugins=[selected])
-sys.exit(1 if selected.e2e or code else 0)
+sys.exit(1 if code or "e2e" in selected.marks else 2 if "vendored" in selected.marks else 0)
 """
 
 
-def runs_browser_tests(python: str, pytest_args: list[str], src: Path = ROOT) -> bool:
-    """Whether pytest would run any browser test (mark `e2e`) with these arguments: only those
-    need the vendored runtime, a build and the browsers, so `-m "not e2e"` or a unit test file
-    runs on a fresh clone with Python alone. When in doubt (collection fails), it says yes."""
-    collected = subprocess.run([python, "-c", NO_BROWSER_TESTS, *pytest_args], cwd=src,
+def needs(python: str, pytest_args: list[str], src: Path = ROOT) -> str | None:
+    """What pytest would need with these arguments: "browsers" for any browser test (mark
+    `e2e`), which needs the vendored runtime, a build and the browsers; "vendor" for a test of
+    the vendored files alone (mark `vendored`); else None, so `-m "not e2e"` on a fresh clone
+    needs Python, and npm only for the vendored tests. When in doubt (collection fails),
+    "browsers"."""
+    collected = subprocess.run([python, "-c", NEEDS, *pytest_args], cwd=src,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return collected.returncode != 0
+    return {0: None, 2: "vendor"}.get(collected.returncode, "browsers")
 
 
 def test(pytest_args: list[str]) -> int:
     python = ensure_venv()
-    if not runs_browser_tests(python, pytest_args):
+    needed = needs(python, pytest_args)
+    if needed != "browsers":
+        if needed == "vendor":
+            vendor()
         return subprocess.run([python, "-m", "pytest", *pytest_args], cwd=ROOT).returncode
     vendor()
     build()

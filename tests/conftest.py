@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT))  # `import build` (build.py is a script at the rep
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "e2e: runs the built site in Chromium (tests/e2e/)")
+    config.addinivalue_line("markers", "vendored: reads the files build.py vendors from npm")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

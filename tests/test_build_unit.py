@@ -103,6 +103,22 @@ def test_a_worker_template_without_its_placeholders_fails_the_build(src, tmp_pat
         build.build(src, tmp_path / "dist", snapshot=False)
 
 
+def test_the_hooks_adapter_gets_the_pinned_pyodide_version(src, tmp_path):
+    """One source for the version the private hooks are for: package-lock.json's pin."""
+    hooks = (build.ROOT / build.PYODIDE_HOOKS).read_text()
+    assert hooks.count(build.NO_PIN) == 1  # unbuilt, it fits no runtime
+    write(src / build.PYODIDE_HOOKS, hooks)
+    write(src / "package-lock.json", json.dumps(
+        {"packages": {"node_modules/pyodide": {"version": "1.2.3"}}}))
+    built = (build.build(src, tmp_path / "dist", snapshot=False) / build.PYODIDE_HOOKS).read_text()
+    assert 'const PINNED = "1.2.3";' in built and build.NO_PIN not in built
+    assert build.pinned_pyodide() == json.loads(
+        (build.ROOT / "package.json").read_text())["dependencies"]["pyodide"]
+    write(src / build.PYODIDE_HOOKS, hooks.replace(build.NO_PIN, 'const PINNED = "9";'))
+    with pytest.raises(build.BuildError, match="lost its line"):
+        build.build(src, tmp_path / "again", snapshot=False)
+
+
 def test_cache_version_changes_with_any_file_and_only_then(src, tmp_path):
     first, _ = build.read_precache(build.build(src, tmp_path / "a", snapshot=False))
     again, _ = build.read_precache(build.build(src, tmp_path / "b", snapshot=False))
@@ -332,7 +348,7 @@ def test_a_missing_engine_stops_the_test_run_with_the_line_that_installs_it(tmp_
                         ("XVFB", (str(tmp_path / "no-xvfb"),), "xvfb"))
     for step in ("ensure_venv", "vendor", "build"):
         monkeypatch.setattr(build, step, lambda *args, **kwargs: "python3")
-    monkeypatch.setattr(build, "runs_browser_tests", lambda python, args: True)
+    monkeypatch.setattr(build, "needs", lambda python, args: "browsers")
     monkeypatch.setattr(build, "find_chromium", lambda python: "/bin/true")
     ran = []
     monkeypatch.setattr(build.subprocess, "run", lambda *args, **kwargs: ran.append(args))
@@ -341,28 +357,35 @@ def test_a_missing_engine_stops_the_test_run_with_the_line_that_installs_it(tmp_
     assert ran == []  # no pytest run that would skip the engine
 
 
-def test_a_run_without_browser_tests_needs_no_build_nor_browser(monkeypatch):
+@pytest.mark.parametrize(("needed", "steps"), [(None, []), ("vendor", ["vendor"])])
+def test_a_run_without_browser_tests_needs_no_build_nor_browser(monkeypatch, needed, steps):
     monkeypatch.setattr(build, "ensure_venv", lambda: "venv-python")
-    monkeypatch.setattr(build, "runs_browser_tests", lambda python, args: False)
+    monkeypatch.setattr(build, "needs", lambda python, args: needed)
+    done = []
     for step in ("vendor", "build", "find_chromium", "find_engines"):
-        monkeypatch.setattr(build, step, lambda *args, step=step, **kwargs: pytest.fail(step))
+        monkeypatch.setattr(build, step, lambda *args, step=step, **kwargs: (
+            done.append(step) if step in steps else pytest.fail(step)))
     ran = []
     monkeypatch.setattr(build.subprocess, "run", lambda command, **kwargs: ran.append(command)
                         or subprocess.CompletedProcess(command, 0))
     assert build.test(["-m", "not e2e"]) == 0
-    assert ran == [["venv-python", "-m", "pytest", "-m", "not e2e"]]
+    assert ran == [["venv-python", "-m", "pytest", "-m", "not e2e"]] and done == steps
 
 
-@pytest.mark.parametrize(("args", "browsers"), [
-    ([], True), (["-m", "not e2e"], False), (["test_rules.py"], False),
-    (["test_page.py"], True), (["-k", "no_such_test"], True),  # nothing collected: in doubt, yes
+@pytest.mark.parametrize(("args", "needed"), [
+    ([], "browsers"), (["-m", "not e2e"], "vendor"), (["test_rules.py"], None),
+    (["test_page.py"], "browsers"), (["test_qr.py"], "vendor"),
+    (["-k", "no_such_test"], "browsers"),  # nothing collected: in doubt, everything
 ])
-def test_browser_tests_are_told_by_what_pytest_would_run(tmp_path, args, browsers):
-    write(tmp_path / "pytest.ini", "[pytest]\nmarkers =\n    e2e: a browser test\n")
+def test_what_a_run_needs_is_told_by_what_pytest_would_run(tmp_path, args, needed):
+    write(tmp_path / "pytest.ini", "[pytest]\nmarkers =\n    e2e: a browser test\n"
+          "    vendored: reads the vendored files\n")
     write(tmp_path / "test_rules.py", "def test_rule():\n    pass\n")
     write(tmp_path / "test_page.py",
           "import pytest\n\n@pytest.mark.e2e\ndef test_page():\n    pass\n")
-    assert build.runs_browser_tests(sys.executable, args, src=tmp_path) is browsers
+    write(tmp_path / "test_qr.py",
+          "import pytest\n\n@pytest.mark.vendored\ndef test_qr():\n    pass\n")
+    assert build.needs(sys.executable, args, src=tmp_path) == needed
 
 
 def launched(tmp_path, args: list[str], log: Path | None = None) -> subprocess.CompletedProcess:

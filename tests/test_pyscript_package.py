@@ -43,10 +43,11 @@ def test_a_bundle_laid_out_otherwise_gives_nothing_to_compile(text):
     assert pyscript_package.sources(text) == {}
 
 
+@pytest.mark.vendored
 def test_the_vendored_pyscript_writes_its_package_and_the_build_finds_it():
     vendored = build.ROOT / "static" / "vendor" / "pyscript"
     if not vendored.is_dir():
-        pytest.skip("the runtime is not vendored here (python3 build.py vendor)")
+        pytest.fail("the runtime is not vendored here: run python3 build.py vendor")
     found = pyscript_package.sources_in(vendored)
     assert {"__init__.py", "web.py", "events.py", "ffi.py"} <= set(found)
     assert "from pyscript." in found["__init__.py"]

@@ -17,6 +17,8 @@ from test_links import HOST, LONGEST, longest_link
 
 import build
 
+pytestmark = pytest.mark.vendored  # the page's QR library, as vendored from npm
+
 # The page's own call (app/qr_panel.py, code_rows) of the vendored module, run by node.
 ROWS = """
 import { qrcode } from "./%s";

@@ -11,11 +11,15 @@
 // the start it saves. On a first visit the runtime's big files start downloading at once
 // (runtime-downloads.mjs), counted for the page's progress bar. The snapshot comes as its pages
 // that are not zeros, and only those are copied into the runtime's memory (snapshot-pages.mjs).
+// The private Pyodide hooks a start from it takes are all in pyodide-hooks.mjs, for the pinned
+// Pyodide only: with any other, the console warns and the page boots normally. So does a page
+// opened with ?snapshot=off (benchmarks/snapshot_ab.py compares the two ways).
 import { loadPyodide as loadRuntime, version } from "../vendor/pyodide/pyodide.mjs";
 import { stopped } from "./boot-trouble.mjs";
+import { hooksFit, restoring, Unfit } from "./pyodide-hooks.mjs";
 import { fetchSources, writeSources } from "./python-sources.mjs";
 import { cached, startDownloads } from "./runtime-downloads.mjs";
-import { place, restoring } from "./snapshot-pages.mjs";
+import { place } from "./snapshot-pages.mjs";
 
 export { version };
 
@@ -108,6 +112,10 @@ async function boot(settings, downloads) {
   let reason;
   let marked = false;
   try {
+    hooksFit(version);
+    if (new URLSearchParams(globalThis.location?.search).get("snapshot") === "off") {
+      throw new Error("asked to, by ?snapshot=off");
+    }
     if (stoppedShortLately()) throw new Error("the last start from it stopped short");
     const entry = await usableSnapshot();
     if (globalThis.navigator?.connection?.saveData) throw new Error("the player saves data");
@@ -126,10 +134,11 @@ async function boot(settings, downloads) {
     markBoot("snapshot");
     return pyodide;
   } catch (error) {
-    reason = firstLine(error);
+    reason = error;
     if (marked) stored(UNFINISHED, null); // not starting from it after all
   }
-  console.info(`Skill Check: starting without the snapshot (${reason}).`);
+  (reason instanceof Unfit ? console.warn : console.info)(
+    `Skill Check: starting without the snapshot (${firstLine(reason)}).`);
   stage("starting without the snapshot");
   downloads.snapshot = null;
   markBoot("normal");

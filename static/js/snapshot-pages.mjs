@@ -4,12 +4,11 @@
 // Pyodide, given the whole snapshot (31.5 MB, 19 of them zeros), copies all of it into the wasm
 // memory and keeps it among its options for as long as the page is open: 31.5 MB held for
 // nothing (the page's JavaScript heap after a start: 44.7 MB with it, 13.3 without).
-// Here the runtime gets the snapshot's header alone. Pyodide's loadPyodide takes the module's
-// factory as `createPyodideModule`: restoring() gives it one that makes the runtime's own module
-// and has its restore copy the 12.8 MB of pages, while Pyodide's restore still checks the header
-// (its build, its magic number) and reads the state. The memory between the pages is read and
-// cleared where the runtime's instantiation left something other than zeros, so it ends as
-// Pyodide's copy would leave it. As fast as that copy (reading memory never touched costs about
+// Here the runtime gets the snapshot's header alone (pyodide-hooks.mjs, restoring: the private
+// hooks this takes are fenced there), and its restore copies the 12.8 MB of pages with spread()
+// while Pyodide's restore still checks the header (its build, its magic number) and reads the
+// state. The memory between the pages is read and cleared where the runtime's instantiation left
+// something other than zeros, so it ends as Pyodide's copy would leave it. As fast as that copy (reading memory never touched costs about
 // what writing it does: docs/performance.md).
 
 import { chunks } from "./runtime-downloads.mjs";
@@ -46,43 +45,10 @@ export async function place(stream, name, entry) {
   return { runs, pages, size: entry.raw_bytes };
 }
 
-// loadPyodide's options that start the runtime from `snapshot` (a promise of place()'s result):
-// `_loadSnapshot` is only the snapshot's header, and the memory is sized by `createPyodideModule`,
-// the runtime's own factory from `runtime` (as Pyodide would import it), whose module's restore
-// copies the pages. Nothing of the snapshot is held once it is restored.
-export function restoring(snapshot, runtime) {
-  const factory = import(`${runtime}pyodide.asm.mjs`);
-  factory.catch(() => {}); // awaited below, if the snapshot comes; no unhandled rejection meanwhile
-  let pending = snapshot;
-  return {
-    _loadSnapshot: snapshot.then(header),
-    async createPyodideModule(settings) {
-      const [{ default: create }, placed] = await Promise.all([factory, pending]);
-      pending = null;
-      settings.INITIAL_MEMORY = placed.size; // as Pyodide sizes it from a whole snapshot
-      const module = await create(settings);
-      const restore = module.API?.restoreSnapshot;
-      if (typeof restore !== "function") throw new Error("this runtime restores no snapshot");
-      module.API.restoreSnapshot = (head) => {
-        module.API.restoreSnapshot = restore;
-        const state = restore(head); // checks the header; copies what follows it: nothing
-        spread(module.HEAPU8, placed, head.length);
-        return state;
-      };
-      return module;
-    },
-  };
-}
-
-// The snapshot's header, before its memory: from its magic number and the memory's offset,
-// Pyodide's layout (a u32 each); it lies in the first run of pages.
-function header({ runs, pages }) {
-  const at = runs.length && runs[0][0] === 0 && runs[0][1] >= 8
-    ? new DataView(reader(pages).take(new Uint8Array(8)).buffer).getUint32(4, true) : -1;
-  if (at < 8 || at % 4 || at > runs[0][1]) {
-    throw new Error("the snapshot's pages do not start with its header");
-  }
-  return reader(pages).take(new Uint8Array(at));
+// The snapshot's first `length` bytes, if its first run of pages holds them; else null.
+export function leading({ runs, pages }, length) {
+  if (!runs.length || runs[0][0] !== 0 || runs[0][1] < length) return null;
+  return reader(pages).take(new Uint8Array(length));
 }
 
 // The pages into `memory`, the snapshot's first `skip` bytes (its header) left out, and zeros

@@ -159,6 +159,41 @@ def test_an_unusable_snapshot_falls_back_to_a_normal_boot(
     assert errors == []
 
 
+def _hooks_for(dist: Path, version: str) -> bytes:
+    """The build's adapter of Pyodide's private hooks, as if written for another `version`."""
+    text = (dist / build.PYODIDE_HOOKS).read_text(encoding="utf-8")
+    pin = f"const PINNED = {json.dumps(build.pinned_pyodide())};"
+    assert pin in text
+    return text.replace(pin, f"const PINNED = {json.dumps(version)};").encode()
+
+
+@pytest.mark.parametrize(("other", "query", "level", "reason"), [
+    ("0.0.1", "", "warning", "its Pyodide hooks are for Pyodide 0.0.1, this runtime is "),
+    (None, "?snapshot=off", "info", "asked to, by ?snapshot=off"),
+], ids=["hooks for another pyodide", "snapshot off"])
+def test_hooks_for_another_pyodide_warn_and_the_page_boots_normally(
+        other, query, level, reason, snapshot, dist, fresh_context, app_url, boot):
+    """An upgraded (or mismatched) runtime never meets hooks written for another: the console
+    warns, and the page starts the normal way. ?snapshot=off takes the same way, with a note."""
+    page = fresh_context.new_page()
+    if other:
+        body = _hooks_for(dist, other)
+        page.route(f"**/{build.PYODIDE_HOOKS}", lambda route: route.fulfill(
+            body=body, content_type="text/javascript"))
+    notes, errors = [], []
+    page.on("console", lambda message: notes.append((message.type, message.text)))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    boot(page, app_url + query)
+    assert boot_path(page) == "normal"
+    assert [(kind, text) for kind, text in notes if "without the snapshot" in text] == [
+        (level, f"Skill Check: starting without the snapshot ({reason}"
+                f"{build.pinned_pyodide() if other else ''}).")]
+    assert stages(page)[-3:] == ["starting without the snapshot", "up", "sources written"]
+    page.locator("#roll").click()
+    expect(page.locator("#result .outcome")).to_be_visible()
+    assert errors == []
+
+
 UNFINISHED = "skillcheck.snapshot-start"
 # Before the page's own scripts: leave a start mark `age_ms` old, and note every mark seen later.
 MARK_AND_WATCH = """(key, age_ms) => {
@@ -377,7 +412,7 @@ def test_the_restore_copies_the_pages_after_the_header_and_clears_what_is_not_ze
 
 # The runtime is given only the snapshot's header, which must open its first run of pages.
 HEADER = """async ([runs, part]) => {
-  const { restoring } = await import("./static/js/snapshot-pages.mjs");
+  const { restoring } = await import("./static/js/pyodide-hooks.mjs");
   const pages = new Uint8Array(runs.reduce((sum, [, length]) => sum + length, 0));
   const view = new DataView(pages.buffer);
   view.setUint32(0, 0x01020304); // Pyodide's magic number, say

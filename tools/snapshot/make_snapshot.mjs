@@ -3,8 +3,10 @@
 // Loads the runtime vendored in DIST (the very files the browser will load, so the snapshot's
 // build id matches), writes the app's Python files where PyScript will put them, imports the
 // pure ones (preload.py), and writes DIST/static/snapshot/pyodide.snapshot.gz with snapshot.json
-// beside it (SHA-256 of the gzip file, runtime version, imported modules). Needs Node 24 or
-// newer: snapshots made by Node 20 break run_sync in the browser.
+// beside it (SHA-256 of the gzip file, runtime version, imported modules). Pyodide's private
+// hooks it takes are DIST's static/js/pyodide-hooks.mjs's: with a runtime other than the pinned
+// one it stops, saying so. Needs Node 24 or newer: snapshots made by Node 20 break run_sync in
+// the browser.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, posix } from "node:path";
@@ -88,31 +90,6 @@ function withoutZeroPages(raw) {
   return Buffer.concat([table, ...pages]);
 }
 
-// Fill every free malloc chunk with zeros: what earlier objects left there is never read again,
-// and zeros compress (the gzip file shrinks by about a sixth). Memory may not grow meanwhile,
-// so malloc fails instead of growing and the snapshot keeps its size.
-function zeroFreeMemory(module) {
-  const grow = WebAssembly.Memory.prototype.grow;
-  WebAssembly.Memory.prototype.grow = () => {
-    throw new RangeError("no growth while zeroing free memory");
-  };
-  const held = [];
-  try {
-    for (let size = 1 << 20; size >= 16; ) {
-      const pointer = module._malloc(size);
-      if (pointer === 0) {
-        size >>= 1;
-      } else {
-        module.HEAPU8.fill(0, pointer, pointer + size);
-        held.push(pointer);
-      }
-    }
-  } finally {
-    held.forEach((pointer) => module._free(pointer));
-    WebAssembly.Memory.prototype.grow = grow;
-  }
-}
-
 async function main() {
   const [dist] = process.argv.slice(2);
   if (!dist) fail("usage: node make_snapshot.mjs DIST");
@@ -121,12 +98,11 @@ async function main() {
 
   const runtime = join(dist, "static", "vendor", "pyodide");
   const { loadPyodide, version } = await import(pathToFileURL(join(runtime, "pyodide.mjs")).href);
-  // As in a browser: Node would otherwise name this script as the program (os.environ["_"]).
-  const pyodide = await loadPyodide({
-    indexURL: runtime + "/",
-    _makeSnapshot: true,
-    _sysExecutable: "./this.program",
-  });
+  // Pyodide's private hooks, as the built page takes them, for the pinned Pyodide only.
+  const hooks = join(dist, "static", "js", "pyodide-hooks.mjs");
+  const { hooksFit, MAKING_SNAPSHOT, zeroFreeMemory } = await import(pathToFileURL(hooks).href);
+  hooksFit(version);
+  const pyodide = await loadPyodide({ indexURL: runtime + "/", ...MAKING_SNAPSHOT });
 
   const paths = writeAppFiles(pyodide, dist);
   const preload = readFileSync(new URL("preload.py", import.meta.url), "utf8");
@@ -134,7 +110,7 @@ async function main() {
   pyodide.runPython(preload, { globals: namespace });
   const modules = namespace.get("preload")(pyodide.toPy(paths)).toJs();
 
-  zeroFreeMemory(pyodide._module);
+  zeroFreeMemory(pyodide);
   const raw = pyodide.makeMemorySnapshot();
   const pages = withoutZeroPages(raw);
   const packed = gzipSync(pages, { level: 9 });
