@@ -127,13 +127,28 @@ def luck_check(luck: int) -> dict:
                                "luck_spend": luck, "dice": [1, 2, 9, 9, 3]})
 
 
-@pytest.fixture
-def loop():
+def own_loop() -> tuple[asyncio.AbstractEventLoop, object]:
+    """A new event loop for this thread, and the one found running in it: Playwright's sync API
+    keeps its loop marked running in the main thread while the browser tests' session lasts, and
+    a loop cannot run inside another. Put that one back with `give_back`."""
+    running = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
-    yield loop
+    return loop, running
+
+
+def give_back(loop: asyncio.AbstractEventLoop, running: object) -> None:
     loop.close()
     asyncio.set_event_loop(None)
+    asyncio._set_running_loop(running)
+
+
+@pytest.fixture
+def loop():
+    loop, running = own_loop()
+    yield loop
+    give_back(loop, running)
 
 
 def settle(loop, *tabs: Tab, browser: Browser) -> None:
@@ -271,8 +286,7 @@ class TwoTabs(RuleBasedStateMachine):
 
     def __init__(self):
         super().__init__()
-        self.loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(self.loop)
+        self.loop, self.running = own_loop()
         self.browser, a, b, self.mara = two_tabs(Locks())
         self.tabs = (a, b)
         self.model = {"notes": "Smuggler.", "xp": 0, "luck": START_LUCK}
@@ -285,8 +299,7 @@ class TwoTabs(RuleBasedStateMachine):
             if not self.wrong:
                 self.settle()
         finally:
-            self.loop.close()
-            asyncio.set_event_loop(None)
+            give_back(self.loop, self.running)
 
     def settle(self) -> None:
         settle(self.loop, *self.tabs, browser=self.browser)

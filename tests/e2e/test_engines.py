@@ -260,7 +260,7 @@ def test_a_replay_link_opens_the_same_roll(app_page, app_url):
     rolled = shown(app_page)
     press(app_page, "Share")
     link = app_page.wait(js("", "control(document, 'Replay link')?.value"))
-    assert link.startswith(app_url) and "#r=1." in link
+    assert link.startswith(app_url) and "#r=2." in link
     app_page.goto("about:blank")
     boot(app_page, link)
     replayed = shown(app_page)

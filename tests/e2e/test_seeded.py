@@ -49,7 +49,7 @@ def test_a_seeded_page_says_so_logs_the_seed_and_shares_without_it(page, app_url
     assert page.evaluate("window.__trust.random") == calls
     expect(page.locator("#log-list > li").first).to_contain_text("Seed 42 — not random")
     url = share(page)
-    assert "#r=1." in url and "seed" not in url
+    assert "#r=2." in url and "seed" not in url
 
 
 def test_a_seeded_roll_is_marked_on_its_result_its_text_its_share_and_its_link(page, app_url):
@@ -61,7 +61,7 @@ def test_a_seeded_roll_is_marked_on_its_result_its_text_its_share_and_its_link(p
 
     page.get_by_role("button", name="Copy as text").click()
     expect(page.get_by_label("Text for a chat")).to_have_value(
-        re.compile(rf"^\[{MARK}\] Passages: .+ — {re.escape(app_url)}#r=1\."))
+        re.compile(rf"^\[{MARK}\] Passages: .+ — {re.escape(app_url)}#r=2\."))
     page.evaluate(FAKE_DEVICE)  # a phone's share sheet, from now on
     page.get_by_role("button", name="Share").click()
     page.wait_for_function("window.__shared.length === 1")

@@ -76,7 +76,7 @@ def test_the_share_sheet_gets_the_link_and_a_roll_ticks_unless_motion_is_reduced
     shared = page.evaluate("window.__shared[0]")
     assert shared["title"] == "Skill Check roll"
     assert shared["text"] == "Passages: Skills Success (roll 40 vs 50) — 40"  # as headlined
-    assert re.fullmatch(re.escape(app_url) + r"#r=1\.[A-Za-z0-9_-]+", shared["url"])
+    assert re.fullmatch(re.escape(app_url) + r"#r=2\.[A-Za-z0-9_-]+", shared["url"])
     replayed = links.open_link(shared["url"][shared["url"].index("#"):])["result"]
     assert replayed["dice"] == [40]
     expect(page.locator("#share-box")).to_be_hidden()  # the sheet did the sharing

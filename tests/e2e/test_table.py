@@ -32,7 +32,7 @@ def share(page: Page) -> str:
     """Press Share and wait for the replay link in its box (Share's handler is async)."""
     page.get_by_role("button", name="Share").click()
     link = page.get_by_label("Replay link")
-    expect(link).to_have_value(re.compile(r"#r=1\."))
+    expect(link).to_have_value(re.compile(r"#r=2\."))
     return link.input_value()
 
 
@@ -575,7 +575,7 @@ def test_a_shared_link_shows_the_same_roll_in_another_browser_and_never_rolls(ap
     app.context.grant_permissions(["clipboard-read", "clipboard-write"])
     app.get_by_role("button", name="Share").click()
     link = app.get_by_label("Replay link")
-    expect(link).to_have_value(re.compile(r"#r=1\."))
+    expect(link).to_have_value(re.compile(r"#r=2\."))
     expect(app.locator("#share-status")).to_have_text("Link copied: paste it to show this roll.")
     expect(app.locator(".share-box")).to_contain_text(links.HONESTY)
     url = link.input_value()
