@@ -19,12 +19,6 @@ from .result_html import side_title, tone
 
 PAGE = 50  # entries drawn at first and at each "show more": a long log costs no more than this
 KINDS_SHOWN_AGAIN = ("check", "reveal")
-# "Show QR" on an entry: a QR code's three corner squares and a few modules, drawn with the text.
-QR_ICON = ('<svg class="log-qr-icon" viewBox="0 0 14 14" aria-hidden="true">'
-           '<path fill-rule="evenodd" d="' + "".join(
-               f"M{x} {y}h5v5h-5zM{x + 1} {y + 1}h3v3h-3zM{x + 2} {y + 2}h1v1h-1z"
-               for x, y in ((1, 1), (8, 1), (1, 8)))
-           + 'M8 8h2v2H8zM11 11h2v2h-2zM8 12h2v1H8zM11 8h2v1h-2z"/></svg>')
 
 
 def draw_text(request: dict) -> str:
@@ -70,9 +64,7 @@ def entry_html(entry: dict, when: Callable[[str], str], shown: int | None = None
             + f'{escape(outcome)}</span> '
             + f'<span class="log-summary">{escape(entry["summary"])}</span>'
             + (f' <span class="log-draw">· {escape(draw)}</span>' if draw else "")
-            + "</span></button>"
-            + f'<button type="button" class="log-qr" data-qr="{entry["id"]}" '
-            + f'aria-label="Show QR of {which}">{QR_ICON}</button>' + delete + "</li>")
+            + "</span></button>" + delete + "</li>")
 
 
 def seed_mark(entry: dict) -> str:

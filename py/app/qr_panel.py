@@ -13,10 +13,8 @@ from __future__ import annotations
 import traceback
 
 from pyscript import document, js_import, web, when, window
-from pyscript.ffi import is_none
-from skillcheck import InvalidRequest
 
-from . import browser, links, log_panel, result_panel
+from . import browser, links, result_panel
 from .qr_html import LEVEL, LIBRARY, roll_label, svg_html
 from .result_notes_html import share_text
 from .storage import stamp, utc_now
@@ -102,23 +100,3 @@ async def on_result_qr(event) -> None:
     shown = result_panel.session.shown
     if shown is not None:
         await show_roll(shown.result, shown.time or stamp(utc_now()), shown.who, shown.seeded)
-
-
-@when("click", "#log-list")
-@browser.guarded
-async def on_entry_qr(event) -> None:
-    """A logged check or reveal, from its own draw (never rolled again)."""
-    button = event.target.closest("[data-qr]")
-    if is_none(button):
-        return
-    entry = log_panel.log().get(int(button.getAttribute("data-qr")))
-    if entry is None:
-        return
-    try:
-        result = links.replay(entry["request"])
-    except (InvalidRequest, links.MissingDraw) as error:
-        browser.trouble(f"This log entry cannot be shown as a QR code "
-                        f"({error or 'its cards or dice are missing'}).")
-        return
-    await show_roll(result, entry["time"], result_panel.who_of(entry),
-                    entry.get("seed") is not None)
