@@ -96,8 +96,14 @@ class FaultyServer(build.Server):
         self.healed.set()
         self.stalled_at = None
 
-    def served(self, name: str) -> list[int | str]:
+    def served(self, name: str, until: str | None = None) -> list[int | str]:
         """How each request for a path ending in `name` was answered, in order: a status, or the
-        fault that answered it."""
-        return [answer for path, answer in self.answered if os.path.basename(path) == name
-                or path == name]
+        fault that answered it; with `until`, only those before the first request for that
+        path (the page's own start, before "sw.js" and the worker's precache)."""
+        answers = []
+        for path, answer in self.answered:
+            if until is not None and path == until:
+                break
+            if os.path.basename(path) == name or path == name:
+                answers.append(answer)
+        return answers

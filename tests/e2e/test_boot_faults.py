@@ -136,9 +136,12 @@ def test_a_download_broken_off_is_said_at_once_and_retry_downloads_only_the_rest
     ready_after_retry(engine)
     assert engine.call(ALERTS) == ""
     # the standard library had arrived whole: the browser's cache kept it (asked again only
-    # whether it changed); the wasm, cut off, came again
-    assert faulty.served("python_stdlib.zip") == [200, 304]
-    assert [answer for answer in faulty.served("pyodide.asm.wasm") if answer != "cut"] == [200]
+    # whether it changed); the wasm, cut off, came again. Counted up to the service worker,
+    # whose precache then revalidates every file by design (and, in a test profile's
+    # memory-only cache, Firefox holds no wasm that large to revalidate)
+    assert faulty.served("python_stdlib.zip", until="sw.js") == [200, 304]
+    assert [answer for answer in faulty.served("pyodide.asm.wasm", until="sw.js")
+            if answer != "cut"] == [200]
     roll(engine)
 
 
