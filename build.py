@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent
 # declaration (tools/page_macros.py): both pure Python, standard library only, under py/.
 sys.path.insert(0, str(ROOT / "py"))
 
-from tools.page_macros import MacroError, expand  # noqa: E402
+from tools.page_macros import MacroError, expand, systems_css  # noqa: E402
 
 DIST = ROOT / "dist"
 
@@ -127,6 +127,7 @@ PY_ENTRY = "py/main.py"  # the page's <script type="py" src>: PyScript fetches a
 # instead of forty (warm boots 13 % faster, docs/performance.md).
 PY_ARCHIVE = "py/sources.zip"
 SW_TEMPLATE = "static/sw-template.js"
+SYSTEMS_CSS = "static/css/systems.css"  # made from the systems' records (tools/page_macros.py)
 TOP_FILES = ("index.html", "manifest.webmanifest")
 
 
@@ -148,6 +149,8 @@ def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True) -> Path:
     for path in _files(src / "static"):
         if path.relative_to(src).as_posix() != SW_TEMPLATE:
             _copy_into(path, src, staging)
+    (staging / SYSTEMS_CSS).parent.mkdir(parents=True, exist_ok=True)
+    (staging / SYSTEMS_CSS).write_text(systems_css(), encoding="utf-8")
     python = [path for package in PY_PACKAGES for path in _files(src / "py" / package, ".py")]
     entry = src / PY_ENTRY
     if entry.is_file():  # else check_page says so if the page names it

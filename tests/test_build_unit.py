@@ -17,7 +17,7 @@ import pytest
 from app import qr_html
 
 import build
-from tools import browsers, icons
+from tools import browsers, icons, page_macros
 
 PAGE = """<!doctype html><html><head>
 <link rel="manifest" href="manifest.webmanifest">
@@ -63,7 +63,9 @@ def test_build_ships_the_page_static_files_and_the_app_python_only(src, tmp_path
     assert shipped(dist) == {
         "index.html", "manifest.webmanifest", "pyscript.json", "sw.js", "_headers",
         "static/vendor/pyscript/core.js", "static/vendor/pyscript/core.css",
-        "static/vendor/pyodide/pyodide.mjs", build.QRCODE_MODULE, "py/sources.zip", "py/main.py"}
+        "static/vendor/pyodide/pyodide.mjs", build.QRCODE_MODULE, "py/sources.zip", "py/main.py",
+        build.SYSTEMS_CSS}
+    assert (dist / build.SYSTEMS_CSS).read_text() == page_macros.systems_css()
     config = json.loads((dist / "pyscript.json").read_text())
     assert config == {"interpreter": "static/vendor/pyodide/pyodide.mjs",
                       "files": {"py/sources.zip": "./*"}}

@@ -28,7 +28,17 @@ value. The expansion keeps the macro line's indentation. Macros:
     sc-team-helpers id                       a team flip's helpers: one to start, the engine's
                                              most, their template and the add button
     sc-editor     part                       the character editor's boxes: `character`,
-                                             `aspects`, or a group of rows ("flip_skills")
+                                             a part of fixed boxes ("aspects"), or a group
+                                             of rows ("pool_traits")
+    sc-picker                                the systems' chips, from their records
+                                             (py/app/systems/), the first one ticked
+    sc-modes                                 for each system with kinds of check, their picker
+    sc-forms                                 every system's forms: its record's own, in these
+                                             macros, or else its sc-form
+    sc-sheets                                the editor's part for each system's sheet
+
+systems_css() is the style sheet that shows the form the pickers choose (build.py writes it
+as static/css/systems.css).
 
 An unknown macro, a missing or unknown attribute, or a malformed macro line is a MacroError.
 """
@@ -39,8 +49,10 @@ import re
 from collections.abc import Callable
 from html import escape
 
-from app.character_form import ASPECT_BOXES, CHARACTER, GROUPS, Box
-from app.characters import MOST_SKILLS
+from app.character_form import CHARACTER, FIXED, GROUPS
+from app.editor_boxes import Box, Fixed
+from app.sheet_fields import MOST_SKILLS
+from app.systems import PAGES, SHEETS
 from skillcheck import SYSTEMS
 
 MACRO_LINE = re.compile(r"^(?P<indent>[ \t]*)<(?P<tag>sc-[a-z-]+)(?P<attrs>(?:\s[^<>]*)?)>"
@@ -191,8 +203,7 @@ def editor_box(ident: str, name: str, editor: Box) -> list[str]:
     if editor.kind in ("skill", "trait"):  # the page fills the list (characters_panel)
         return ['<div class="field wide">',
                 f'  <label for="{ident}">{escape(editor.label)}</label>',
-                f'  <select id="{ident}" name="{name}"'
-                f'{" data-traits" if editor.kind == "trait" else ""}>',
+                f'  <select id="{ident}" name="{name}" data-{editor.kind}s>',
                 f'    <option value="">Choose a {editor.kind}</option>',
                 '  </select>',
                 '</div>']
@@ -263,7 +274,11 @@ def repeat(css: str, group: str, noun: str, most: int, start: int, item: list[st
 # ---- the macros ----------------------------------------------------------------------------------
 
 def system_form(a: Attrs) -> list[str]:
-    system, legend = a["system"], a["legend"]
+    return specs_form(a["system"], a["legend"])
+
+
+def specs_form(system: str, legend: str) -> list[str]:
+    """A system's one form, drawn from its field specs."""
     if system not in SYSTEMS:
         raise MacroError(f"no system {system!r} (known: {', '.join(SYSTEMS)})")
     inner = [*(line for spec in shown(system)
@@ -357,12 +372,20 @@ def editor(a: Attrs) -> list[str]:
     part = a["part"]
     if part == "character":
         return [line for b in CHARACTER for line in editor_box(f"ce-{b.key}", b.key, b)]
-    if part == "aspects":
-        return [line for b in ASPECT_BOXES
-                for line in editor_box(f"ce-aspect-{b.key}", f"aspects.{b.key}", b)]
+    if part in FIXED:
+        return fixed_boxes(part, FIXED[part][1])
     if part not in GROUPS:
-        raise MacroError(f"<{a.tag}> part= is character, aspects or one of "
-                         f"{', '.join(GROUPS)}, not {part!r}")
+        raise MacroError(f"<{a.tag}> part= is character or one of "
+                         f"{', '.join((*FIXED, *GROUPS))}, not {part!r}")
+    return rows(part)
+
+
+def fixed_boxes(key: str, fixed: Fixed) -> list[str]:
+    return [line for b in fixed.boxes
+            for line in editor_box(f"ce-{key}-{b.key}", f"{key}.{b.key}", b)]
+
+
+def rows(part: str) -> list[str]:
     group = GROUPS[part]
     inner = [line for b in group.boxes
              for line in editor_box(f"ce-{part}-0-{b.key}", f"{part}.0.{b.key}", b)]
@@ -370,10 +393,85 @@ def editor(a: Attrs) -> list[str]:
                   repeat_item("row", part, group.noun, inner))
 
 
+# ---- the systems, from their records ------------------------------------------------------------
+
+def picker(a: Attrs) -> list[str]:
+    return [f'<label class="chip{" wraps" if page.chip_wraps else ""}"><input type="radio" '
+            f'name="system" id="pick-{system}" value="{system}"{" checked" if i == 0 else ""}>'
+            f'<svg class="chip-icon" viewBox="0 0 26 26" aria-hidden="true">{page.icon}</svg>'
+            f'<span>{escape(SYSTEMS[system]["label"])}</span></label>'
+            for i, (system, page) in enumerate(PAGES.items())]
+
+
+def modes(a: Attrs) -> list[str]:
+    lines = []
+    for system, page in PAGES.items():
+        if not page.modes:
+            continue
+        legend = next(spec for spec in SYSTEMS[system]["fields"] if spec["name"] == "mode")
+        lines += [f'<fieldset class="modes" data-system="{system}">',
+                  f'  <legend class="vh">{escape(legend["label"])}</legend>',
+                  '  <div class="segments">',
+                  *(f'    <label class="segment"><input type="radio" name="mode" '
+                    f'id="mode-{mode}" value="{mode}"{" checked" if i == 0 else ""}>'
+                    f'<span>{escape(mode.capitalize())}</span></label>'
+                    for i, mode in enumerate(page.modes)),
+                  '  </div>',
+                  '</fieldset>']
+    return lines
+
+
+def forms(a: Attrs) -> list[str]:
+    lines = []
+    for system, page in PAGES.items():
+        if page.form:
+            try:
+                lines += expand(page.form).splitlines()
+            except MacroError as error:
+                raise MacroError(f"py/app/systems/{system}.py's form, {error}") from None
+        else:
+            lines += specs_form(system, SYSTEMS[system]["label"])
+    return lines
+
+
+def sheets(a: Attrs) -> list[str]:
+    lines = []
+    for key, sheet in SHEETS.items():
+        lines += ['<details class="sheet-part">', f'  <summary>{escape(sheet.summary)}</summary>']
+        for part in sheet.parts:
+            lines.append(f'  <h3 class="rows-heading">{escape(part.heading)}</h3>')
+            if isinstance(part, Fixed):
+                lines += [f'  <div class="grid {part.part}">',
+                          *("    " + line for line in fixed_boxes(part.part, part)), '  </div>']
+            else:
+                lines += ("  " + line for line in rows(f"{key}_{part.part}"))
+        lines.append('</details>')
+    return lines
+
+
+def systems_css() -> str:
+    """Which form shows follows the pickers, before and after Python has loaded: each
+    system's modes picker and forms, shown while its chip (and mode) is ticked."""
+    shown = []
+    rules = []
+    for system, page in PAGES.items():
+        picked = f".sheet:has(#pick-{system}:checked)"
+        if page.modes:
+            rules.append(f'{picked} .modes[data-system="{system}"] {{ display: block; }}')
+            shown += [f"{picked}:has(#mode-{mode}:checked) #form-{system}-{mode}"
+                      for mode in page.modes]
+        else:
+            shown.append(f"{picked} #form-{system}")
+    return ("/* Made by build.py from py/app/systems/ (tools/page_macros.systems_css). */\n"
+            + "".join(rule + "\n" for rule in rules)
+            + ",\n".join(shown) + " { display: block; }\n")
+
+
 MACROS: dict[str, Callable[[Attrs], list[str]]] = {
     "sc-form": system_form, "sc-field": field, "sc-own-draw": own_draw,
     "sc-difficulty": difficulty, "sc-side": side, "sc-team-helpers": team_helpers,
-    "sc-editor": editor,
+    "sc-editor": editor, "sc-picker": picker, "sc-modes": modes, "sc-forms": forms,
+    "sc-sheets": sheets,
 }
 
 

@@ -1,17 +1,12 @@
-"""Saved characters: what a sheet holds per system, the form fields it fills, and spent resources.
+"""Saved characters: their sheets, the form fields a pick fills, and spent resources.
 
 A character is a plain JSON dict, checked field by field whenever it is made, edited or loaded:
 
     {"id": 1, "name": "Mara", "notes": "", "luck": 3, "xp": 10, "last_spend": None,
-     "sheets": {
-       "flip":     {"aspects": {"AI": 3, ...},
-                    "skills": {"Athletics": {"rank": 2, "specialization": "Climbing",
-                                             "familiarity": False},
-                               "Knowledge: History": {...}}},
-       "pool":     {"traits": {"Dexterity": 5},              (read by both pool and swift)
-                    "skills": {"Lockpicking": {"trait": "Dexterity", "score": 7, "bonus": 0}}},
-       "fluke":    {"stats": {"Intelligence": 2}, "skills": {"Sneak": 3}},   (dice counts)
-       "passages": {"skills": {"Lockpicking": 26}}}}                         (skill bases)
+     "sheets": {<sheet key>: <that sheet>, ...}}
+
+Each system's record (py/app/systems/) says what its sheet holds, reads it, and fills a
+request from it; two systems may share one sheet (the Swift edition reads the d10 pool's).
 
 Names and notes are plain text, shown as text, never as HTML. Functions here are pure and return
 new dicts; `Roster` keeps the characters in storage.
@@ -20,15 +15,14 @@ new dicts; `Roster` keeps the characters in storage.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 
-from skillcheck.fluke import XP_PER_POINT
 from skillcheck.registry import REGISTRY
-from skillcheck.request import Whole
-from skillcheck.skills import ASPECTS, BY_NAME
+from skillcheck.skills import ASPECTS
 
 from .collection import Collection, items_of
+from .sheet_fields import LONGEST_NAME, MOST_LUCK, MOST_SKILLS, MOST_XP, fields_of
+from .sheet_fields import name as typed_name
 from .storage import (
     FieldError,
     FileRefused,
@@ -39,26 +33,14 @@ from .storage import (
     utc_now,
     whole,
 )
+from .systems import PAGES, SHEETS, Resource, resource_of
 
 CHARACTERS_KEY = "skillcheck.characters"
 KIND = "skillcheck.characters"
-LONGEST_NAME = 60
 LONGEST_NOTES = 2000
-MOST_SKILLS = 100
 MOST_CHARACTERS = 200
-MOST_LUCK = 1000
-MOST_XP = 1_000_000
 LONGEST_FILE = 4_000_000
-SHEET_OF = {"flip": "flip", "pool": "pool", "swift": "pool", "fluke": "fluke",
-            "passages": "passages"}
-# The request field each number of a sheet fills: a sheet holds only what the engine takes there.
-ASPECT = REGISTRY["flip"].spec("aspect")
-RANK = REGISTRY["flip"].spec("rank")
-TRAIT = REGISTRY["pool"].spec("trait")
-SCORE = REGISTRY["pool"].spec("skill")
-BONUS = REGISTRY["pool"].spec("bonus")
-DICE = REGISTRY["fluke"].spec("dice_count")
-BASE = REGISTRY["passages"].spec("base")
+__all__ = ["ASPECTS", "LONGEST_NAME", "MOST_LUCK", "MOST_SKILLS", "MOST_XP"]  # the editor's too
 
 
 class SpendError(ValueError):
@@ -80,182 +62,20 @@ class CharactersFileError(FileRefused):
     """A characters file refused whole; the message is for the player and nothing changed."""
 
 
-@dataclass(frozen=True)
-class Resource:
-    """A stock a system spends: how a request offers it and how a result reports it."""
-
-    stock: str  # the character's field
-    field: str  # the request field that offers it
-    cost: int  # stock per point of that field
-    spent: str  # the result field that says how much was spent
-    label: str
-    most: int  # the most a character can hold
-
-
-RESOURCES = {
-    "pool": Resource("luck", "luck", 1, "luck_used", "Luck", MOST_LUCK),
-    "swift": Resource("luck", "luck", 1, "luck_used", "Luck", MOST_LUCK),
-    "fluke": Resource("xp", "insurance", XP_PER_POINT, "xp_spent", "XP", MOST_XP),
-}
-
-
-def most_offered(system: str, field: str) -> int:
-    """The contract's limit on a request field (luck 100, insurance 20), from the engine."""
-    return REGISTRY[system].spec(field).hi
-
-
 # ---- reading: every field of a character is checked ----------------------------------------------
 
 
-def _name(value: object, field: str) -> str:
-    """A name a player typed: trimmed, one line, not empty."""
-    text = text_field(value, field, LONGEST_NAME).strip()
-    if not text:
-        raise FieldError(field, "must not be empty")
-    return text
-
-
-def _named(value: object, field: str, read: Callable[[object, str, str], object],
-           known: Callable[[str], str] = str) -> dict:
-    """A map of names to values, each read by `read(value, field, name)`; at most MOST_SKILLS.
-    `known` spells a name as the engine does ("hs" → "HS"): sheets saved with other cases load,
-    and a name given twice in two cases is refused."""
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise FieldError(field, "must map names to values")
-    if len(value) > MOST_SKILLS:
-        raise FieldError(field, f"must hold at most {MOST_SKILLS} entries")
-    named = {}
-    for key, inner in value.items():
-        name = known(_name(key, field))
-        if name in named:
-            raise FieldError(f"{field}.{name}", "is listed twice")
-        named[name] = read(inner, f"{field}.{name}", name)
-    return named
-
-
-def spelled_as(names) -> Callable[[str], str]:
-    """`known` for _named: a name matching one of `names` but for case becomes that one."""
-    by_fold = {name.casefold(): name for name in names}
-    return lambda name: by_fold.get(name.casefold(), name)
-
-
-def within(spec: Whole, value: object, field: str) -> int:
-    """A sheet's number, checked against the limits of the request field it fills."""
-    return whole(value, field, spec.lo, spec.hi)
-
-
-def _number(spec: Whole) -> Callable[[object, str, str], int]:
-    return lambda value, field, _: within(spec, value, field)
-
-
-def _object(value: object, field: str) -> dict:
-    if not isinstance(value, dict):
-        raise FieldError(field, "must be an object of named fields")
-    return value
-
-
-def _flag(value: object, field: str) -> bool:
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise FieldError(field, "must be true or false")
-    return value
-
-
-SKILL_NAME = spelled_as(BY_NAME)
-ASPECT_NAME = spelled_as(ASPECTS)
-
-
-def flip_skill_name(name: str) -> str:
-    """A flip-sheet skill name with its skill spelled as the list does: "knowledge: History" →
-    "Knowledge: History" (the type is the player's own word)."""
-    base, colon, kind = name.partition(":")
-    return f"{SKILL_NAME(base.strip())}: {kind.strip()}".rstrip() if colon else SKILL_NAME(name)
-
-
-def seed_skill(name: str):
-    """The seed's skill a flip-sheet skill name stands for: "Athletics", or "Knowledge: History"
-    for the skills that vary by type; None when the name is neither."""
-    base, colon, kind = name.partition(":")
-    skill = BY_NAME.get(base.strip() if colon else name)
-    if skill is None or skill.by_type != bool(colon) or (colon and not kind.strip()):
-        return None
-    return skill
-
-
-def _aspect(value: object, field: str, name: str) -> int:
-    if name not in ASPECTS:
-        raise FieldError(field, "is not an aspect: they are " + " ".join(ASPECTS))
-    return within(ASPECT, value, field)
-
-
-def _flip_skill(value: object, field: str, name: str) -> dict:
-    skill = seed_skill(name)
-    if skill is None:
-        raise FieldError(field, "must be a skill of the list (Craft, Knowledge and Profession "
-                         "with their type, as in “Knowledge: History”)")
-    value = _object(value, field)
-    familiarity = _flag(value.get("familiarity"), f"{field}.familiarity")
-    if familiarity and not skill.by_type:
-        # "Craft, Knowledge, and Profession skills can have Familiarities."
-        raise FieldError(f"{field}.familiarity", "only Craft, Knowledge and Profession have one")
-    specialization = value.get("specialization") or ""
-    return {"rank": within(RANK, value.get("rank"), f"{field}.rank"),
-            "specialization": text_field(specialization, f"{field}.specialization",
-                                         LONGEST_NAME).strip(),
-            "familiarity": familiarity}
-
-
-def _pool_skill(traits: dict) -> Callable[[object, str, str], dict]:
-    def read(value: object, field: str, _: str) -> dict:
-        value = _object(value, field)
-        trait = spelled_as(traits)(_name(value.get("trait"), f"{field}.trait"))
-        if trait not in traits:
-            raise FieldError(f"{field}.trait", "must be one of the character's traits")
-        return {"trait": trait, "score": within(SCORE, value.get("score"), f"{field}.score"),
-                "bonus": within(BONUS, value.get("bonus", 0), f"{field}.bonus")}
-    return read
-
-
-def _flip_sheet(value: dict, field: str) -> dict:
-    return {"aspects": _named(value.get("aspects"), f"{field}.aspects", _aspect, ASPECT_NAME),
-            "skills": _named(value.get("skills"), f"{field}.skills", _flip_skill,
-                             flip_skill_name)}
-
-
-def _pool_sheet(value: dict, field: str) -> dict:
-    traits = _named(value.get("traits"), f"{field}.traits", _number(TRAIT))
-    return {"traits": traits,
-            "skills": _named(value.get("skills"), f"{field}.skills", _pool_skill(traits))}
-
-
-def _fluke_sheet(value: dict, field: str) -> dict:
-    return {"stats": _named(value.get("stats"), f"{field}.stats", _number(DICE)),
-            "skills": _named(value.get("skills"), f"{field}.skills", _number(DICE))}
-
-
-def _passages_sheet(value: dict, field: str) -> dict:
-    return {"skills": _named(value.get("skills"), f"{field}.skills", _number(BASE))}
-
-
-SHEETS = {"flip": _flip_sheet, "pool": _pool_sheet, "fluke": _fluke_sheet,
-          "passages": _passages_sheet}
-
-
-def read_sheet(system: str, sheet: object) -> dict:
-    """A checked sheet for `system` (swift reads and writes the pool sheet)."""
-    key = SHEET_OF[system]
-    return SHEETS[key](_object(sheet, f"sheets.{key}"), f"sheets.{key}")
+def read_sheet(key: str, sheet: object) -> dict:
+    """A checked sheet of the key `key` (a system's own: swift reads and writes the pool's)."""
+    return SHEETS[key].read(fields_of(sheet, f"sheets.{key}"), f"sheets.{key}")
 
 
 def _last_spend(value: object) -> dict | None:
     if value is None:
         return None
-    value = _object(value, "last_spend")
+    value = fields_of(value, "last_spend")
     system = value.get("system")
-    if not isinstance(system, str) or system not in RESOURCES:
+    if resource_of(system) is None:
         raise FieldError("last_spend.system", "must be a system that spends a resource")
     return {"system": system,
             "amount": whole(value.get("amount"), "last_spend.amount", 1, MOST_XP)}
@@ -263,13 +83,13 @@ def _last_spend(value: object) -> dict | None:
 
 def read_character(raw: object) -> dict:
     """A checked copy of a character holding only known fields; FieldError naming a bad field."""
-    raw = _object(raw, "character")
-    sheets = _object(raw.get("sheets") or {}, "sheets")
+    raw = fields_of(raw, "character")
+    sheets = fields_of(raw.get("sheets") or {}, "sheets")
     for key in sheets:
         if key not in SHEETS:
             raise FieldError(f"sheets.{key}", "must be one of " + ", ".join(SHEETS))
     return {"id": whole(raw.get("id"), "id", 1, 2**52),
-            "name": _name(raw.get("name"), "name"),
+            "name": typed_name(raw.get("name"), "name"),
             "notes": text_field(raw.get("notes") or "", "notes", LONGEST_NOTES, lines=True),
             "luck": whole(raw.get("luck", 0), "luck", 0, MOST_LUCK),
             "xp": whole(raw.get("xp", 0), "xp", 0, MOST_XP),
@@ -287,7 +107,7 @@ def edited(character: dict, **changes) -> dict:
 
 def with_sheet(character: dict, system: str, sheet: dict) -> dict:
     """The character with its sheet for `system` replaced (swift shares the pool sheet)."""
-    return edited(character, sheets={**character["sheets"], SHEET_OF[system]: sheet})
+    return edited(character, sheets={**character["sheets"], PAGES[system].sheet_key: sheet})
 
 
 # What the editor changes, merged one by one: the plain fields, and each sheet as a whole.
@@ -333,7 +153,7 @@ def merge_edit(opened: dict, mine: dict, stored: dict) -> tuple[dict, list[str]]
 
 
 def _sheet(character: dict, system: str) -> dict:
-    return character["sheets"].get(SHEET_OF[system], {})
+    return character["sheets"].get(PAGES[system].sheet_key, {})
 
 
 def pickable(character: dict, system: str) -> list[str]:
@@ -342,55 +162,13 @@ def pickable(character: dict, system: str) -> list[str]:
     return [*sheet.get("skills", {}), *sheet.get("aspects", {}), *sheet.get("stats", {})]
 
 
-def _fill_flip(character: dict, sheet: dict, name: str) -> dict | None:
-    if name in sheet.get("aspects", {}):
-        return {"mode": "aspect", "aspect": sheet["aspects"][name]}
-    entry = sheet.get("skills", {}).get(name)
-    if entry is None:
-        return None
-    skill = seed_skill(name)
-    fields = {"rank": entry["rank"], "advanced": skill.advanced,
-              "familiarity": entry["familiarity"], "specialization": False}
-    if skill.aspect in sheet["aspects"]:
-        fields["aspect"] = sheet["aspects"][skill.aspect]
-    return fields
-
-
-def _fill_pool(character: dict, sheet: dict, name: str) -> dict | None:
-    entry = sheet.get("skills", {}).get(name)
-    if entry is None:
-        return None
-    return {"trait": sheet["traits"][entry["trait"]], "skill": entry["score"],
-            "bonus": entry["bonus"], "luck": min(character["luck"], most_offered("pool", "luck"))}
-
-
-def _fill_fluke(character: dict, sheet: dict, name: str) -> dict | None:
-    count = sheet.get("skills", {}).get(name, sheet.get("stats", {}).get(name))
-    return None if count is None else {"dice_count": count}
-
-
-def _fill_passages(character: dict, sheet: dict, name: str) -> dict | None:
-    base = sheet.get("skills", {}).get(name)
-    return None if base is None else {"base": base}
-
-
-FILLS = {"flip": _fill_flip, "pool": _fill_pool, "swift": _fill_pool, "fluke": _fill_fluke,
-         "passages": _fill_passages}
-
-
-def fill(character: dict, system: str, name: str) -> dict:
-    """The request fields a character's skill (or aspect, or stat) gives; the GM sets the rest.
-
-    flip skill:   rank, aspect (when the sheet has its value), advanced, familiarity,
-                  specialization=False (the GM says whether it applies); an aspect gives
-                  mode="aspect" and aspect. Opposed and team forms put these in a side.
-    pool, swift:  trait, skill, bonus, luck (all the Luck the character has, up to 100: the
-                  engine spends only what the roll needs).
-    fluke:        dice_count (a skill or a stat).   passages: base.
-    """
-    fields = FILLS[system](character, _sheet(character, system), name)
+def fill(character: dict, system: str, picked: str) -> dict:
+    """The request fields a character's skill (or aspect, or stat) gives, as the system's
+    record fills them (py/app/systems/); the GM sets the rest. Opposed and team forms put a
+    card flip's in a side."""
+    fields = PAGES[system].fill(character, _sheet(character, system), picked)
     if fields is None:
-        raise FieldError("skill", f"{name} is not on {character['name']}'s sheet for {system}")
+        raise FieldError("skill", f"{picked} is not on {character['name']}'s sheet for {system}")
     return fields
 
 
@@ -399,25 +177,25 @@ def fill(character: dict, system: str, name: str) -> dict:
 
 def limits(character: dict, system: str) -> dict[str, int]:
     """The most the character can offer in a request: {"luck": n} or {"insurance": n}, or {}."""
-    resource = RESOURCES.get(system)
+    resource = resource_of(system)
     if resource is None:
         return {}
     most = character[resource.stock] // resource.cost
-    return {resource.field: min(most, most_offered(system, resource.field))}
+    return {resource.field: min(most, REGISTRY[system].spec(resource.field).hi)}
 
 
 def already_spent(earlier: dict | None) -> int:
     """What the check shown (`earlier`, a result) took from the character: when the player
     changes their choice on the same draw (Luck spent after the roll, another card kept), the
     check is judged again and takes only the rest."""
-    resource = RESOURCES.get(earlier.get("system")) if earlier else None
+    resource = resource_of(earlier.get("system")) if earlier else None
     return int(earlier.get(resource.spent) or 0) if resource else 0
 
 
 def affordable(character: dict, result: dict) -> list[dict]:
     """The Luck offers on the dice of `result` that `character` can still pay: each costs the
     Luck it spends beyond what the check took already."""
-    resource = RESOURCES.get(result.get("system"))
+    resource = resource_of(result.get("system"))
     offers = result.get("luck_offers") or []
     if resource is None:
         return offers
@@ -436,7 +214,7 @@ def within_limits(character: dict, request: dict) -> dict:
 def capped_text(character: dict, request: dict, capped: dict) -> str | None:
     """What a player is told when `within_limits` had to lower what `request` offered: the
     stock as storage holds it now ran short (another tab spent meanwhile)."""
-    resource = RESOURCES.get(request.get("system"))
+    resource = resource_of(request.get("system"))
     if resource is None or capped == request:
         return None
     label = REGISTRY[request["system"]].spec(resource.field).label
@@ -448,7 +226,7 @@ def capped_text(character: dict, request: dict, capped: dict) -> str | None:
 def spend_problem(character: dict, request: dict, already: int = 0) -> str | None:
     """Before rolling: why the character cannot offer what `request` offers beyond the `already`
     (`already_spent`) it took for the same draw, or None."""
-    resource = RESOURCES.get(request.get("system"))
+    resource = resource_of(request.get("system"))
     if resource is None:
         return None
     offered = request.get(resource.field)
@@ -467,7 +245,7 @@ def spend_problem(character: dict, request: dict, already: int = 0) -> str | Non
 def apply_result(character: dict, result: dict) -> tuple[dict, dict | None]:
     """Take what a check spent from the character: the new character and a spend record
     (None when nothing was spent). SpendError if the character does not have it."""
-    resource = RESOURCES.get(result.get("system"))
+    resource = resource_of(result.get("system"))
     amount = result.get(resource.spent) if resource else None
     if not amount:
         return character, None
@@ -487,7 +265,7 @@ def undo_spend(character: dict) -> tuple[dict, dict]:
     last = character["last_spend"]
     if last is None:
         raise SpendError(f"{character['name']} has no spend to undo.")
-    resource = RESOURCES[last["system"]]
+    resource = resource_of(last["system"])
     before = character[resource.stock]
     after = before + last["amount"]
     if after > resource.most:
@@ -502,7 +280,7 @@ def undo_spend(character: dict) -> tuple[dict, dict]:
 
 def _record(character: dict, system: str, resource: Resource, amount: int, before: int,
             after: int, text: str) -> dict:
-    """What the log keeps of a spend or undo (history.RollLog.record_spend / record_undo)."""
+    """What the log keeps of a spend or undo (log_model.RollLog.record_spend / record_undo)."""
     return {"character": character["id"], "name": character["name"], "system": system,
             "resource": resource.stock, "amount": amount, "before": before, "after": after,
             "text": text}
@@ -539,7 +317,7 @@ def _file_character(n: int, raw: object) -> dict:
         return read_character(raw)
     except FieldError as error:
         try:
-            which = f"character {n} ({_name(raw.get('name'), 'name')})"
+            which = f"character {n} ({typed_name(raw.get('name'), 'name')})"
         except (AttributeError, FieldError):  # not an object, or no usable name
             which = f"character {n}"
         raise ValueError(f"{which}, {error}") from None
@@ -671,7 +449,7 @@ class Roster(Collection):
         `already` (`already_spent`) taken for the same draw before it was judged again: the
         character, the spend record (None when nothing more was spent) and warnings.
         SpendError if the character, as stored now, does not have it."""
-        resource = RESOURCES.get(result.get("system"))
+        resource = resource_of(result.get("system"))
         if resource and already:
             result = {**result, resource.spent: result[resource.spent]
                       - min(already, result[resource.spent])}

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 from html import escape
 
-import skillcheck
 from pyscript import document, web, when
 
 from . import browser, character_form, characters, dom, forms, log_panel, spending
 from .browser import guarded
 from .characters import (
     MERGED,
-    RESOURCES,
     EditConflict,
     Roster,
     SpendError,
@@ -35,6 +33,7 @@ from .characters import (
 from .session import Session
 from .spending import Judged
 from .storage import FieldError
+from .systems import SKILL_LIST, resource_of
 
 PICKED_KEY = "skillcheck.picked"
 GROUPS = tuple(character_form.GROUPS)
@@ -57,9 +56,10 @@ def start(booted: Session) -> None:
     except Exception:  # unreadable storage, or not a number: nobody is picked
         picked = 0
     session.picked = picked if roster().get(picked) else None
-    skills = skillcheck.SYSTEMS.get("flip", {}).get("skills", [])
-    template = document.getElementById("flip_skills-template").content
-    template.querySelector("select").insertAdjacentHTML("beforeend", dom.skill_options(skills))
+    options = dom.skill_options(SKILL_LIST)
+    for group in character_form.SKILL_GROUPS:  # their rows name a skill of the seed's list
+        template = document.getElementById(f"{group}-template").content
+        template.querySelector("select[data-skills]").insertAdjacentHTML("beforeend", options)
     for control in ("who-character", "who-new", "who-import"):
         web.page[control].disabled = False
     say(" ".join(roster().warnings))
@@ -129,7 +129,7 @@ def render() -> None:
     undo = web.page["who-undo"]
     undo.hidden = not last
     if last:
-        resource = RESOURCES[last["system"]]
+        resource = resource_of(last["system"])
         undo.textContent = f"Undo last spend ({last['amount']:,} {resource.label})"
     caps()
 
@@ -137,7 +137,7 @@ def render() -> None:
 def caps() -> None:
     """The shown form's Luck or Insurance box stops at what the picked character has."""
     system, _ = dom.shown()
-    resource = RESOURCES.get(system)
+    resource = resource_of(system)
     if resource is None:
         return
     character = picked()
@@ -162,13 +162,13 @@ def check_spend(request: dict, already: int = 0) -> None:
     character = picked()
     problem = character and spend_problem(character, request, already)
     if problem:
-        raise FieldError(RESOURCES[request["system"]].field, problem)
+        raise FieldError(resource_of(request["system"]).field, problem)
 
 
 def pays(request: dict) -> bool:
     """Whether the picked character pays for `request`: it offers their Luck or Insurance, so
     it is judged at this tab's turn at the lock, against the stock as stored then (spending.py)."""
-    resource = RESOURCES.get(request.get("system"))
+    resource = resource_of(request.get("system"))
     offered = request.get(resource.field) if resource else None
     return picked() is not None and isinstance(offered, int) and offered > 0
 

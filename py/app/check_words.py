@@ -9,20 +9,10 @@ from __future__ import annotations
 
 from skillcheck import SYSTEMS
 
+from .systems import page_of
+
 MODES = {"opposed": "opposed", "team": "team", "aspect": "aspect check"}  # unopposed: unsaid
 SIDES = {"initiator": "Initiator", "opponent": "Opponent", "primary": "Primary"}
-# Short words for the inputs a summary names; a flag is said by its word alone.
-WORDS = {
-    "rank": "rank", "aspect": "aspect", "flip": "flip", "shift": "shift", "dtn": "DTN",
-    "specialization": "specialization", "advanced": "advanced", "familiarity": "familiarity",
-    "take7": "takes a 7", "secret": "secret difficulty", "gm_allows_take7": "GM allows a 7",
-    "gm_raises_dtn": "GM raises the DTN", "trait": "Trait", "skill": "Skill", "dr": "DR",
-    "bonus": "Bonus", "luck": "Luck", "dice_count": "dice", "base": "Base", "penalty": "Penalty",
-    "plan": "Plan", "challenge": "Challenge", "insurance": "Insurance", "contested": "contested",
-    "practice": "practice",
-}
-SIGNED = {"flip", "shift", "penalty", "plan"}
-COUNT_FIRST = {"dice_count"}  # "3 dice", not "dice 3"
 LEFT_OUT = {"system", "mode", "cards", "dice", "keep", "seed", "luck_spend", "dtn"}
 # A roll drawn from a ?seed page's sequence, wherever it goes: its result, its chat line.
 SEEDED = "Seeded — not random"
@@ -63,8 +53,10 @@ def summary(request: dict, result: dict | None = None) -> str:
     defaults = {spec["name"]: spec.get("default")
                 for spec in SYSTEMS.get(request.get("system"), {}).get("fields", ())}
     spent = (result or {}).get("luck_used")
-    parts = _inputs(request, defaults, spent)
-    sides = [f"{SIDES[key]} {_line(_inputs(request[key], defaults))}"
+    page = page_of(request.get("system"))
+    said = page.said if page else {}
+    parts = _inputs(request, defaults, said, spent)
+    sides = [f"{SIDES[key]} {_line(_inputs(request[key], defaults, said))}"
              for key in SIDES if isinstance(request.get(key), dict)]
     helpers = request.get("secondaries")
     if isinstance(helpers, list) and helpers:
@@ -81,8 +73,10 @@ def _line(parts: list[str]) -> str:
     return ", ".join(parts)
 
 
-def _inputs(obj: dict, defaults: dict, spent: int | None = None) -> list[str]:
-    """Each input set away from its default, in the order the engine lists its fields."""
+def _inputs(obj: dict, defaults: dict, said: dict[str, str], spent: int | None = None
+            ) -> list[str]:
+    """Each input set away from its default, in the order the engine lists its fields, as
+    its system's record says it."""
     parts = []
     order = list(defaults)  # the engine's own order of its fields
     for key, value in sorted(obj.items(), key=lambda item: order.index(item[0])
@@ -92,17 +86,13 @@ def _inputs(obj: dict, defaults: dict, spent: int | None = None) -> list[str]:
             continue  # a skill's name is in the title, sides and the difficulty said apart
         if key in defaults and defaults[key] == value and value is not True:
             continue
-        word = WORDS.get(key, key.replace("_", " "))
+        words = said.get(key, key.replace("_", " ") + (" {}" if value is not True else ""))
         if value is True:
-            parts.append(word)
+            parts.append(words)
         elif key == "luck" and spent is not None:
-            parts.append(f"Luck {value} offered ({spent} spent)")
-        elif key in COUNT_FIRST:
-            parts.append(f"{value} {word}")
-        elif key in SIGNED and isinstance(value, int):
-            parts.append(f"{word} {value:+d}")
+            parts.append(f"{words.format(value)} offered ({spent} spent)")
         else:
-            parts.append(f"{word} {value}")
+            parts.append(words.format(value) if isinstance(value, int) else f"{words} {value}")
     return parts
 
 

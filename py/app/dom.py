@@ -22,7 +22,7 @@ from html import escape
 from pyscript import document, web, window
 from pyscript.ffi import is_none, to_js
 
-from . import forms
+from . import forms, systems
 from .result_html import sentence_case, side_title
 
 _BUBBLES = to_js({"bubbles": True})
@@ -38,7 +38,7 @@ def checked(name: str) -> str | None:
 def shown() -> tuple[str, str | None]:
     """(system, mode) the pickers show; mode only for a system whose forms have modes (a form
     not shown yet is still its template, which names them too)."""
-    system = checked("system") or "flip"
+    system = checked("system") or systems.FIRST
     has_modes = len(web.page.find(
         f':is(.sysform, {LATER})[data-system="{system}"][data-mode]'))
     return system, (checked("mode") if has_modes else None)

@@ -23,7 +23,7 @@ LONGEST_VALUE = 200  # characters of one box's text
 MOST_FORMS = 20
 MOST_FIELDS = 400  # per form: a team flip with eight helpers has about a hundred
 NAME = re.compile(r"[a-z]{1,20}")  # a system or a mode
-FORM_KEY = re.compile(r"[a-z]{1,20}(?:/[a-z]{1,20})?")  # "pool", "flip/team"
+FORM_KEY = re.compile(r"[a-z]{1,20}(?:/[a-z]{1,20})?")  # a system, or a system/its mode
 SEGMENT = r"[a-z][a-z0-9_]{0,39}"
 # A control's name: "trait", "initiator.take7", "secondaries.3.rank" — never quotes or brackets.
 FIELD = re.compile(rf"{SEGMENT}(?:\.(?:[0-9]{{1,2}}|{SEGMENT})){{0,2}}")

@@ -14,8 +14,8 @@ from skillcheck import SYSTEMS
 
 from .check_words import system_name, title
 from .log_model import draw_of
-from .outcome_words import outcome_name
 from .result_html import side_title, tone
+from .systems import outcome_name
 
 PAGE = 50  # entries drawn at first and at each "show more": a long log costs no more than this
 KINDS_SHOWN_AGAIN = ("check", "reveal")

@@ -30,6 +30,7 @@ from app import (
     qr_panel,  # noqa: F401 (its handlers: "Show QR" and its dialog)
     result_html,
     result_panel,
+    systems,
 )
 from app.browser import SOMETHING_WRONG, explain_invalid, guarded, trouble
 from app.characters import CHARACTERS_KEY
@@ -38,7 +39,7 @@ from app.session import Session
 
 ODDS_DELAY = 0.12  # seconds of quiet typing before the odds are worked out again
 
-SKILLS = {skill["name"]: skill for skill in skillcheck.SYSTEMS.get("flip", {}).get("skills", [])}
+SKILLS = {skill["name"]: skill for skill in systems.SKILL_LIST}
 # The page's state, made at boot (see session.py): a module-level name rather than closures,
 # because @when registers each handler when its module is imported, before boot has run.
 session: Session
@@ -249,7 +250,7 @@ def open_link(fresh: bool) -> None:
         return
     wanted = form_memory.opening(forms.route(fragment), session.forms_kept)
     if wanted and not dom.choose(*wanted):
-        dom.choose("flip", "unopposed")
+        dom.choose(systems.FIRST, systems.FIRST_MODE)
     show_system()
 
 
@@ -419,7 +420,7 @@ def _open_address() -> None:
     """The address's form and link, keeping whatever the player typed while Python was loading;
     one that cannot be opened leaves the first form shown, and still counts as failed."""
     if not _step(lambda: open_link(fresh=False)):
-        dom.choose("flip", "unopposed")
+        dom.choose(systems.FIRST, systems.FIRST_MODE)
         show_system()
         raise RuntimeError("the address could not be opened")
 

@@ -15,11 +15,8 @@ from skillcheck.draw import card_name
 
 from . import pieces_svg
 from .check_words import SEEDED
-from .outcome_words import TERMS, outcome_meaning, outcome_name
 from .pieces_svg import d6_svg, d10_svg, die
-
-# The die each dice system is drawn with (the card system draws cards from its sides' "cards").
-DIE_SHAPES = {"pool": "d10", "swift": "d10", "fluke": "d6", "passages": "d100"}
+from .systems import outcome_meaning, outcome_name, page_of
 
 # The numbers worth showing under the headline, in reading order, when a result carries them.
 FACTS = (
@@ -152,7 +149,8 @@ def drawn(result: dict, choose: bool) -> str:
                          for i, item in enumerate(value))
     if sides:
         return f'<div class="sides">{"".join(sides)}</div>'
-    shape = DIE_SHAPES.get(result.get("system"))
+    page = page_of(result.get("system"))
+    shape = page.drawn_with if page else None  # None: cards, drawn from the sides above
     return dice_html(result, shape) if shape and result.get("dice") else ""
 
 
@@ -282,14 +280,14 @@ def odds_html(odds: dict, description: dict) -> str:
     system = str(description.get("name"))
     totals = odds.get("totals")
     if totals and odds.get("success") is None:
-        return _totals_html(totals, *TOTAL_WORDS.get(system, TOTAL_DEFAULT))
+        return _totals_html(totals, *page_of(system).totals)
     chances = {name: Fraction(p) for name, p in odds.get("outcomes", {}).items()}
     order = [name for name in description.get("outcomes", []) if name in chances]
     order += [name for name in chances if name not in order]
     winners = set(description.get("winners", []))
     rows = "".join(_odds_row(system, name, chances[name], name in winners) for name in order)
     meanings = " ".join(outcome_meaning(system, name) for name in order)
-    terms = TERMS.get(system, "")
+    terms = page_of(system).terms
     said = (f'<p class="hint odds-terms">{escape(terms)}</p>'
             if terms and terms.split()[0] in meanings else "")
     success = odds.get("success")
@@ -344,9 +342,6 @@ def _odds_row(system: str, name: str, p: Fraction, winner: bool) -> str:
             "</details></li>")
 
 
-# What a secret check's player announces, and the column heading for it.
-TOTAL_WORDS = {"pool": ("number of successes", "Successes", "DR")}
-TOTAL_DEFAULT = ("total", "Total", "DTN")
 MOST_KEYS = 16  # more bars than this: only every fifth is numbered under the chart
 
 

@@ -13,18 +13,12 @@ from .check_words import SEEDED, title
 from .forms import WHOLE
 from .links import HONESTY
 from .log_html import draw_text
-from .outcome_words import outcome_name
 from .storage import FieldError
+from .systems import PAGES, outcome_name
 
 # What the player says aloud when the GM keeps the difficulty, by the result's field.
 ANNOUNCED = (("total", "Total"), ("successes", "Successes"))
 
-# The GM's difficulty for each system that can keep it secret: what the box is called, what
-# it takes, and the request field a number fills (a word fills "difficulty").
-REVEAL = {
-    "flip": ("DTN or difficulty", "a number like 15, or a word like hard", "dtn"),
-    "pool": ("DR", "the successes needed, like 4", "dr"),
-}
 
 
 def is_secret(result: dict | None) -> bool:
@@ -62,12 +56,12 @@ def reveal_difficulty(system: str, text: str) -> dict:
     """What the GM typed → the request fields that judge the same draw: {"dtn": 15},
     {"difficulty": "hard"} or {"dr": 4}. The rules check the value itself."""
     text = " ".join(str(text).split())
-    _, hint, field = REVEAL[system]
+    reveal = PAGES[system].reveal
     if not text:
-        raise FieldError("reveal", f"is needed: {hint}")
+        raise FieldError("reveal", f"is needed: {reveal.hint}")
     if WHOLE.fullmatch(text):
-        return {field: int(text)}
-    return {"difficulty": text.lower()} if system == "flip" else {field: text}
+        return {reveal.field: int(text)}
+    return {"difficulty": text.lower()} if reveal.by_word else {reveal.field: text}
 
 
 def revealed_note(difficulty: dict) -> str:

@@ -21,7 +21,6 @@ from .characters import SpendError, already_spent
 from .check_words import kind_of, title
 from .log_model import WHO, reveal_request, strip_draw
 from .result_notes_html import (
-    REVEAL,
     announce_html,
     is_secret,
     reveal_difficulty,
@@ -31,6 +30,7 @@ from .result_notes_html import (
 )
 from .session import Session, Shown
 from .storage import stamp, utc_now
+from .systems import page_of
 
 session: Session  # handed in by main.py at boot (start)
 
@@ -213,12 +213,12 @@ def tools() -> None:
     web.page["roll-last"].hidden = result is None
     web.page["roll-last"].innerHTML = result_html.last_html(
         result, kind_of(result["system"], result["request"].get("mode"))) if result else ""
-    reveal = is_secret(result) and result["system"] in REVEAL
-    web.page["reveal-form"].hidden = not reveal
+    page = page_of(result["system"]) if is_secret(result) else None
+    reveal = page.reveal if page else None
+    web.page["reveal-form"].hidden = reveal is None
     if reveal:
-        label, hint, _ = REVEAL[result["system"]]
-        web.page["reveal-label"].textContent = f"GM: {label}"
-        web.page["reveal-hint"].textContent = hint
+        web.page["reveal-label"].textContent = f"GM: {reveal.label}"
+        web.page["reveal-hint"].textContent = reveal.hint
         web.page["reveal"].value = ""
         dom.clear_errors(web.page["reveal-form"])
 

@@ -39,6 +39,13 @@
     return Boolean(found);
   };
 
+  // The first radio button called `name`, ticked: the page's first system, its first mode.
+  const first = (name) => {
+    const found = document.querySelector(`input[type="radio"][name="${name}"]`);
+    if (found) found.checked = true;
+    return Boolean(found);
+  };
+
   const checked = (name) => document.querySelector(`input[type="radio"][name="${name}"]:checked`);
 
   // The chosen form out of its template, into the page where the template stood; once only.
@@ -59,7 +66,7 @@
   }
   const wanted = opening(kept);
   if (wanted && tick("system", wanted.system)) tick("mode", wanted.mode);
-  else if (wanted) tick("system", "flip") && tick("mode", "unopposed");
+  else if (wanted) first("system") && first("mode"); // the page's first form, as it ships
   live();
   // Capturing: before the glue's own change handler, which reads the form made live here.
   document.addEventListener("change", (event) => {

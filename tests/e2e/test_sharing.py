@@ -8,7 +8,7 @@ import re
 
 import skillcheck
 from app import links
-from app.outcome_words import outcome_name
+from app.systems import outcome_name
 from playwright.sync_api import expect
 from presses import press_roll
 from ready import wait_ready

@@ -1,0 +1,81 @@
+"""The page's rule systems: one record per system (py/app/systems/<id>.py, see record.py), in
+the order of the rules' registry (py/skillcheck/registry.py), which is the only list of them.
+
+A rules module without a record, or a record missing a piece, fails here at import with the
+system's and the piece's name. The rest of the app loops over PAGES; no module outside this
+package names a system.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from skillcheck import SYSTEMS
+from skillcheck.registry import REGISTRY
+
+from .record import MissingPiece, Resource, Reveal, Sheet, SystemPage
+
+
+def _record(system: str) -> SystemPage:
+    """The record in py/app/systems/<system>.py, checked."""
+    module = f"{__name__}.{system}"
+    try:
+        found = importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name != module:
+            raise
+        raise MissingPiece(system, "record", "is missing: write it, as "
+                           "docs/adding-a-system.md says") from None
+    record = getattr(found, "PAGE", None)
+    if not isinstance(record, SystemPage) or record.id != system:
+        raise MissingPiece(system, "PAGE", f"must be the SystemPage of {system!r}")
+    return record
+
+
+def _registered() -> dict[str, SystemPage]:
+    pages = {system: _record(system) for system in REGISTRY}
+    sheets = [page.sheet.key for page in pages.values() if page.sheet]
+    for page in pages.values():
+        if page.sheet_key not in sheets:
+            raise MissingPiece(page.id, "reads", f"names no system's sheet ({', '.join(sheets)})")
+    if len(set(sheets)) != len(sheets):
+        raise MissingPiece(sheets[0], "sheet", "keys must differ between systems")
+    return pages
+
+
+PAGES = _registered()
+SHEETS: dict[str, Sheet] = {page.sheet.key: page.sheet for page in PAGES.values() if page.sheet}
+FIRST = next(iter(PAGES))  # the system a new page shows, and its first kind of check
+FIRST_MODE = (PAGES[FIRST].modes or (None,))[0]
+# The seed's list of skills, which a sheet's skills name where a system's pick says so.
+SKILL_LIST: list[dict] = next((SYSTEMS[system].get("skills", []) for system, page in
+                               PAGES.items() if page.pick.seed_skill), [])
+
+
+def page_of(system: object) -> SystemPage | None:
+    """The record of `system`, or None for a name that is not one (from a link, a stored log)."""
+    return PAGES.get(system) if isinstance(system, str) else None
+
+
+def resource_of(system: object) -> Resource | None:
+    """The stock `system` spends (Luck, XP), or None."""
+    found = page_of(system)
+    return found.resource if found else None
+
+
+def outcome_name(system: str, outcome: str) -> str:
+    """The rulebook's name of an outcome ("Basic Success"), or the outcome as a sentence."""
+    found = page_of(system)
+    words = found.outcomes.get(outcome) if found else None
+    return words[0] if words else outcome[:1].upper() + outcome[1:]
+
+
+def outcome_meaning(system: str, outcome: str) -> str:
+    """One line on what the outcome means at the table, or "" for one the rulebook leaves be."""
+    found = page_of(system)
+    words = found.outcomes.get(outcome) if found else None
+    return words[1] if words else ""
+
+
+__all__ = ["FIRST", "FIRST_MODE", "PAGES", "SHEETS", "SKILL_LIST", "MissingPiece", "Resource",
+           "Reveal", "SystemPage", "outcome_meaning", "outcome_name", "page_of", "resource_of"]
