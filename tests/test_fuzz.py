@@ -5,7 +5,7 @@ refusal beside that box, and the CLI never prints a traceback.
 
 Already covered elsewhere and not repeated here: junk in sampled top-level fields and junk whole
 documents (test_request.py), junk at any path of a flip request (test_flip.py), junk replay links
-(test_links.py), damaged storage (test_history.py).
+(test_links.py), damaged storage (test_log_model.py).
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ import skillcheck
 from skillcheck.request import is_whole
 
 from .forms import parameters, route
+from .link_words import WORDS
 from .storage import dump, loads, read_time, stamp, text_field
 
 VERSION = 2  # the version links are written in; every earlier one is still read
@@ -44,38 +45,6 @@ PAYLOAD = re.compile(r"[A-Za-z0-9_-]*")
 VERSION_TEXT = re.compile(r"[0-9]{1,6}")  # short, so int() never meets Python's digit limit
 KEPT = ("system", "mode")  # never left out: they choose the form a replay is shown in
 
-# Version 2's preset dictionary: deflate starts out knowing these words, so a link spends its
-# bytes on the draw instead of on field names. Links depend on every byte of it: it never
-# changes (a new dictionary is a new version). Rarest first: the nearest words cost the least.
-WORDS = "".join((
-    *(f'"skill":"{skill}",' for skill in (
-        "Acrobatics", "Animal Handling", "Appraisal", "Assessment", "Athletics", "Craft",
-        "Discipline", "Disguise", "Dueling", "First Aid", "Intimidation", "Investigation",
-        "Knowledge", "Language", "Notice [IP]", "Notice [SP]", "Perform", "Persuasion",
-        "Profession", "Ride", "Stealth", "Survival", "Thievery")),
-    '"difficulty":"extremely easy","very easy","near impossible","impossible","very hard",'
-    '"average","easy","hard"',
-    ',"gm_allows_take7":true,"gm_raises_dtn":true,"luck_spend":',
-    ',"keep":',
-    '"double down","double up","blown","critical fail"],',
-    '{"system":"passages","base":50,"contested":true,"practice":true,"dice":[100]},',
-    '"fluke"],',
-    '{"system":"fluke","dice_count":6,"base":10,"penalty":-1,"plan":1,"challenge":true,'
-    '"insurance":1,"dice":[1,2,3,4,5,6]},',
-    '"critical","basic","barely","disaster","flubbed","too difficult"],',
-    '{"system":"swift","trait":5,"skill":5,"bonus":1,"luck":1,"dice":[10,10]},',
-    '{"system":"pool","trait":5,"skill":5,"dr":3,"bonus":1,"luck":1,"secret":true,'
-    '"dice":[10,10,10]},',
-    '"great success","bad failure","initiator","opponent","secret","failure","success"],',
-    '{"system":"flip","mode":"opposed","initiator":{"rank":2,"aspect":3,'
-    '"opponent":{"rank":2,"aspect":3,',
-    '{"system":"flip","mode":"aspect","aspect":3,"dtn":15,',
-    '{"system":"flip","mode":"team","dtn":15,"primary":{"rank":2,"aspect":3,'
-    '"secondaries":[{"rank":1,"aspect":2,',
-    '{"system":"flip","mode":"unopposed","dtn":15,"rank":2,"aspect":3,"specialization":true,'
-    '"advanced":true,"familiarity":true,"take7":true,"flip":1,"shift":1,"secret":true,',
-    '"cards":["10H","10D","10C","10S"]},{"rank":',
-)).encode()
 DICTIONARIES = {1: b"", 2: WORDS}  # each readable version's preset dictionary
 
 DAMAGED = "This replay link is damaged or incomplete: check that it was copied whole."
@@ -114,7 +83,7 @@ def share_fragment(result: dict, time: str, seeded: bool = False) -> str:
 
 def compact(request: dict) -> dict:
     """`request` without the fields that hold the default its system's rules read when they are
-    absent ("flip": 0, "take7": false, in each side too), by the rules' own field specs: opened,
+    absent ("shift": 0, "take7": false, in each side too), by the rules' own field specs: opened,
     it resolves to the same result, with the same request."""
     system = request.get("system")
     described = skillcheck.SYSTEMS.get(system) if isinstance(system, str) else None

@@ -106,11 +106,6 @@ def summarize(request: dict, result: dict | None = None) -> str:
     return text if len(text) <= LONGEST_SUMMARY else text[:LONGEST_SUMMARY - 1] + "…"
 
 
-def reroll_request(entry: dict) -> dict:
-    """The request of a logged check minus its draw: resolving it is the one-tap re-roll."""
-    return strip_draw(entry["request"])
-
-
 def reveal_request(entry: dict, difficulty: dict) -> dict:
     """A secret check's request, same draw, with the GM's difficulty ({"dtn": 15}) filled in. It
     stays marked secret: a pool revealed with a DR above its Trait keeps the dice rolled."""

@@ -1,7 +1,14 @@
-"""The rule systems by contract name. A new system is one module and one line here."""
+"""The rule systems by contract name, in the order the page offers them. A new system is its
+module (py/skillcheck/<name>.py, holding SYSTEM) and one line here."""
 
-from . import flip, fluke, passages, pool, swift
+from importlib import import_module
 
-REGISTRY = {system.name: system for system in (
-    flip.SYSTEM, pool.SYSTEM, swift.SYSTEM, fluke.SYSTEM, passages.SYSTEM,
-)}
+ORDER = (
+    "flip",
+    "pool",
+    "swift",
+    "fluke",
+    "passages",
+)
+
+REGISTRY = {name: import_module(f"{__package__}.{name}").SYSTEM for name in ORDER}

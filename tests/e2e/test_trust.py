@@ -9,7 +9,7 @@ crypto.getRandomValues call and records every CSP violation, page error and cons
 before the first byte of the page runs.
 
 Garbage replay links and character names holding HTML are tested with the table features
-(test_table.py); damaged storage is tested under CPython too (test_history.py).
+(test_table.py); damaged storage is tested under CPython too (test_log_model.py).
 """
 
 from __future__ import annotations
