@@ -60,7 +60,24 @@ def test_the_build_and_its_tools_import_nothing_of_the_browser():
     assert breaches(sources("build.py", "tools/**/*.py"), browser) == {}
 
 
+def panels_importing_panels(files: dict[str, str]) -> dict[str, set[str]]:
+    """The panels (py/app/*_panel.py) that import another panel."""
+    panels = {path.removeprefix("py/"): text for path, text in files.items()
+              if path.endswith("_panel.py")}
+    names = {preload.module_name(path) for path in panels}
+    return {f"py/{path}": hits for path, hits in breaches(panels, names).items()}
+
+
+def test_the_panels_import_no_other_panel():
+    files = sources("py/app/*.py")
+    assert len([path for path in files if path.endswith("_panel.py")]) >= 4
+    assert panels_importing_panels(files) == {}
+
+
 def test_a_wall_broken_is_seen():
+    assert panels_importing_panels({"py/app/log_panel.py": "x = 1\n",
+                                    "py/app/qr_panel.py": "from . import log_panel\n"}) == {
+        "py/app/qr_panel.py": {"app.log_panel"}}
     rules = {"skillcheck/pool.py": "from app.outcome_words import WORDS\n",
              "skillcheck/swift.py": "def later():\n    import app.links\n",
              "skillcheck/fluke.py": "from .draw import Dice\nimport apple\n"}

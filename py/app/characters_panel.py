@@ -7,10 +7,11 @@ Names and notes are player text: they reach the page as text or escaped, never a
 from __future__ import annotations
 
 from html import escape
+from types import ModuleType
 
 from pyscript import document, web, when
 
-from . import browser, character_form, characters, dom, forms, log_panel, spending
+from . import browser, character_form, characters, dom, forms, spending
 from .browser import guarded
 from .characters import (
     MERGED,
@@ -37,7 +38,8 @@ from .systems import SKILL_LIST, resource_of
 
 PICKED_KEY = "skillcheck.picked"
 GROUPS = tuple(character_form.GROUPS)
-session: Session  # handed in by main.py at boot (start)
+session: Session  # handed in by main.py at boot (start), with the panel it calls:
+log_panel: ModuleType  # log, render
 BAR = browser.FileBar("who-status")
 say = BAR.say
 
@@ -46,10 +48,10 @@ def roster() -> Roster:
     return session.roster
 
 
-def start(booted: Session) -> None:
+def start(booted: Session, log: ModuleType) -> None:
     """Load the characters; the session's `fill_form(mode, values)` puts a pick into the form."""
-    global session
-    session = booted
+    global session, log_panel
+    session, log_panel = booted, log
     session.roster = Roster(session.storage)
     try:
         picked = int(session.storage.get(PICKED_KEY) or 0)

@@ -2,9 +2,11 @@
 
 Data flows one way — form → request → skillcheck → result → HTML — except the player's choice of
 another card, which is the last result's own request with `keep` added (result_panel.py holds the
-result side; log_panel.py the roll log; characters_panel.py the saved characters). Every handler is
-guarded: InvalidRequest is shown beside its field, anything else as a plain sentence (details go
-to the console), so no traceback ever reaches the page.
+result side; log_panel.py the roll log; characters_panel.py the saved characters; qr_panel.py the
+QR codes). The panels do not import each other: boot() hands each the ones it calls, so this is
+the one module where they meet. Every handler is guarded: InvalidRequest is shown beside its
+field, anything else as a plain sentence (details go to the console), so no traceback ever
+reaches the page.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from app import (
     forms,
     links,
     log_panel,
-    qr_panel,  # noqa: F401 (its handlers: "Show QR" and its dialog)
+    qr_panel,
     result_html,
     result_panel,
     systems,
@@ -345,8 +347,9 @@ def boot() -> None:
                       fill_form=fill_form)
     failed = [name for name, step in (
         ("the roll log", lambda: log_panel.start(session, warnings)),
-        ("the characters", lambda: characters_panel.start(session)),
-        ("the last roll", lambda: result_panel.start(session)),
+        ("the characters", lambda: characters_panel.start(session, log_panel)),
+        ("the last roll", lambda: result_panel.start(session, log_panel, characters_panel)),
+        ("the QR codes", lambda: qr_panel.start(session)),
         ("the forms as you left them", restore_forms),
         ("the link", _open_address),
         ("the last result", lambda: result_panel.show_last(log_panel.log(),

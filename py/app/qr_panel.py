@@ -14,14 +14,22 @@ import traceback
 
 from pyscript import document, js_import, web, when, window
 
-from . import browser, links, result_panel
+from . import browser, links
 from .qr_html import LEVEL, LIBRARY, roll_label, svg_html
 from .result_notes_html import share_text
+from .session import Session
 from .storage import stamp, utc_now
 
 NOT_DRAWN = "The QR code could not be drawn here: copy the link instead."
 _library: list = []  # the library's qrcode(), once imported
 _showing = {"text": None}  # what the dialog shows, so a code drawn too late is not put in it
+session: Session  # handed in by main.py at boot (start)
+
+
+def start(booted: Session) -> None:
+    """The roll on screen (session.shown) is what "Show QR" under the result draws."""
+    global session
+    session = booted
 
 
 async def code_rows(text: str) -> list[str]:
@@ -97,6 +105,6 @@ async def on_copy(event) -> None:
 @when("click", "#share-qr")
 @browser.guarded
 async def on_result_qr(event) -> None:
-    shown = result_panel.session.shown
+    shown = session.shown
     if shown is not None:
         await show_roll(shown.result, shown.time or stamp(utc_now()), shown.who, shown.seeded)

@@ -10,13 +10,14 @@ paid and logged before it is shown, in one turn at the cross-tab lock (spending.
 from __future__ import annotations
 
 from collections.abc import Awaitable
+from types import ModuleType
 
 import skillcheck
 from pyscript import web, when, window
 from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
-from . import browser, characters_panel, dom, forms, links, log_panel, result_html, spending
+from . import browser, dom, forms, links, result_html, spending
 from .characters import SpendError, already_spent
 from .check_words import kind_of, title
 from .log_model import WHO, reveal_request, strip_draw
@@ -32,13 +33,16 @@ from .session import Session, Shown
 from .storage import stamp, utc_now
 from .systems import page_of
 
-session: Session  # handed in by main.py at boot (start)
+session: Session  # handed in by main.py at boot (start), with the panels it calls:
+log_panel: ModuleType  # record, writer, render, showing, entry_of, log
+characters_panel: ModuleType  # picked, who, pays, check_spend, within_stock, paid, render,
+# affordable, offers_gone
 
 
-def start(booted: Session) -> None:
+def start(booted: Session, log: ModuleType, characters: ModuleType) -> None:
     """Re-roll repeats the log's last check, also after a reload."""
-    global session
-    session = booted
+    global session, log_panel, characters_panel
+    session, log_panel, characters_panel = booted, log, characters
     last_check = session.log and session.log.last_check()
     session.again = last_check["request"] if last_check else None
     session.again_who = who_of(last_check) if last_check else None
