@@ -21,7 +21,7 @@ def test_each_form_is_kept_with_the_one_shown_last():
     memory = memory.remember("flip", "team", {"dtn": "15", "secondaries.1.rank": "2"})
     again = read(memory.dump())
     assert again == memory
-    assert again.shown == ("flip", "team")
+    assert again.last == ("flip", "team")
     assert again.of("pool", None) == {"trait": "6", "skill": "7", "secret": False}
     assert again.of("flip", "team")["secondaries.1.rank"] == "2"
     assert again.of("flip", "unopposed") == {} and form_key("flip", "team") == "flip/team"
@@ -51,14 +51,14 @@ def test_odd_names_and_values_are_dropped_one_by_one():
         "pool/../x": {"trait": "9"}, "swift": "not a form"},
         "modes": {"flip": '"]', "pool": 3, '"': "team"}})
     memory = read(text)
-    assert memory.shown is None and memory.modes == {}
+    assert memory.last is None and memory.modes == {}
     assert memory.of("pool", None) == {"trait": "6", "secret": True, "initiator.rank": "2"}
     assert memory.of("flip", "team") == {"secondaries.3.rank": "4", "gm_raises_dtn": False}
     assert set(memory.values) == {"pool", "flip/team"}
 
 
 def test_a_stored_mode_that_is_not_a_name_is_left_out_and_the_system_kept():
-    assert read(stored({"shown": {"system": "flip", "mode": "]"}})).shown == ("flip", None)
+    assert read(stored({"shown": {"system": "flip", "mode": "]"}})).last == ("flip", None)
 
 
 def test_anything_else_in_storage_reads_as_no_memory():
@@ -66,7 +66,7 @@ def test_anything_else_in_storage_reads_as_no_memory():
                  json.dumps({"version": 1, "kind": "log"}), "x" * 70_000,
                  stored({"values": "pool"}), stored({"shown": ["pool"]})):
         assert read(text).of("pool", None) == {}
-        assert read(text).shown is None
+        assert read(text).last is None
 
 
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=30),

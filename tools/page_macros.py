@@ -112,7 +112,7 @@ def described(system: str, name: str) -> dict:
     raise MacroError(f"{system} has no field {name!r}")
 
 
-def shown(system: str) -> list[dict]:
+def on_form(system: str) -> list[dict]:
     """The fields a system's form shows, as the engine lists them: numbers first, then switches."""
     fields = [spec for spec in SYSTEMS[system]["fields"] if "form" in spec]
     return sorted(fields, key=lambda spec: spec["kind"] != "whole")
@@ -281,7 +281,7 @@ def specs_form(system: str, legend: str) -> list[str]:
     """A system's one form, drawn from its field specs."""
     if system not in SYSTEMS:
         raise MacroError(f"no system {system!r} (known: {', '.join(SYSTEMS)})")
-    inner = [*(line for spec in shown(system)
+    inner = [*(line for spec in on_form(system)
                for line in box(spec, f"{system}-{spec['name']}", spec["name"])),
              *own_draw_box(system, f"{system}-{SYSTEMS[system]['draw']['label']}")]
     return [f'<template class="sysform-later" data-system="{system}">',

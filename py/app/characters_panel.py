@@ -116,7 +116,7 @@ def render() -> None:
     web.page["who-character"].innerHTML = '<option value="">No character</option>' + "".join(
         f'<option value="{c["id"]}">{escape(c["name"])}</option>' for c in roster().all())
     web.page["who-character"].value = str(character["id"]) if character else ""
-    system, mode = dom.shown()
+    system, mode = dom.chosen()
     choices = character_form.pick_options(character, system) if character else []
     web.page["who-pick"].innerHTML = '<option value="">Choose…</option>' + "".join(
         f'<option value="{escape(value)}">{escape(label)}</option>' for value, label in choices)
@@ -138,7 +138,7 @@ def render() -> None:
 
 def caps() -> None:
     """The shown form's Luck or Insurance box stops at what the picked character has."""
-    system, _ = dom.shown()
+    system, _ = dom.chosen()
     resource = resource_of(system)
     if resource is None:
         return
@@ -212,7 +212,7 @@ def on_pick(event) -> None:
     character, name = picked(), event.target.value
     if character is None or not name:
         return
-    system, mode = dom.shown()
+    system, mode = dom.chosen()
     specialization = character_form.saved_specialization(character, system, name)
     chosen = web.page["who-side"].value
     mode, values = character_form.form_values(system, mode, name, fill(character, system, name),
@@ -220,7 +220,7 @@ def on_pick(event) -> None:
     session.filled = (system, name, character_form.as_request(values))
     session.fill_form(mode, values)
     web.page["who-pick"].value = ""  # the same pick can fill the form again after edits
-    shown = mode or dom.shown()[1]
+    shown = mode or dom.chosen()[1]
     side = character_form.side_for(system, shown, chosen)
     said = specialization if character_form.chose_specialization(values) else ""
     say(character_form.pick_said(character, name, system, shown, side, said))

@@ -35,7 +35,7 @@ def checked(name: str) -> str | None:
     return found[0].value if len(found) else None
 
 
-def shown() -> tuple[str, str | None]:
+def chosen() -> tuple[str, str | None]:
     """(system, mode) the pickers show; mode only for a system whose forms have modes (a form
     not shown yet is still its template, which names them too)."""
     system = checked("system") or systems.FIRST
@@ -71,7 +71,7 @@ def active_form():
     """The shown check form. index.html ships each form as a <template> (parsed, never laid
     out: the page starts sooner); the first time one is shown it is made live where its
     template stood, as static/js/early-form.js does for a choice made before Python loads."""
-    system, mode = shown()
+    system, mode = chosen()
     selector = f'[data-system="{system}"]' + (f'[data-mode="{mode}"]' if mode else "")
     found = web.page.find(".sysform" + selector)
     if len(found):

@@ -38,10 +38,10 @@ def form_key(system: str, mode: str | None) -> str:
 @dataclass(frozen=True)
 class FormMemory:
     """The forms as the player left them: `values[form_key]` maps a control's name to its text
-    (or tick); `shown` is the (system, mode) on screen last, `modes[system]` that system's mode
+    (or tick); `last` is the (system, mode) on screen last, `modes[system]` that system's mode
     when it was last shown (the card flip's)."""
 
-    shown: tuple[str, str | None] | None = None
+    last: tuple[str, str | None] | None = None
     values: dict[str, dict[str, Value]] = field(default_factory=dict)
     modes: dict[str, str] = field(default_factory=dict)
 
@@ -50,13 +50,14 @@ class FormMemory:
 
     def remember(self, system: str, mode: str | None, values: dict[str, object]) -> FormMemory:
         """This memory with the form of `system` and `mode` holding `values`, shown last."""
-        return replace(self, shown=(system, mode),
+        return replace(self, last=(system, mode),
                        values={**self.values, form_key(system, mode): _fields(values)},
                        modes={**self.modes, **({system: mode} if mode else {})})
 
     def dump(self) -> str:
-        shown = {"system": self.shown[0], "mode": self.shown[1]} if self.shown else None
-        return dump(envelope(KIND, shown=shown, values=self.values, modes=self.modes))
+        last = {"system": self.last[0], "mode": self.last[1]} if self.last else None
+        # stored under "shown", as every kept form since the first has been
+        return dump(envelope(KIND, shown=last, values=self.values, modes=self.modes))
 
 
 def read(text: object) -> FormMemory:
@@ -68,7 +69,7 @@ def read(text: object) -> FormMemory:
     values = data.get("values")
     forms = list(values.items())[:MOST_FORMS] if isinstance(values, dict) else []
     modes = data.get("modes")
-    return FormMemory(shown=_shown(data.get("shown")), values={
+    return FormMemory(last=_last(data.get("shown")), values={
         key: _fields(fields) for key, fields in forms
         if isinstance(key, str) and FORM_KEY.fullmatch(key) and isinstance(fields, dict)},
         modes={system: mode for system, mode in (
@@ -76,7 +77,7 @@ def read(text: object) -> FormMemory:
             if _is_name(system) and _is_name(mode)})
 
 
-def _shown(raw: object) -> tuple[str, str | None] | None:
+def _last(raw: object) -> tuple[str, str | None] | None:
     if not isinstance(raw, dict):
         return None
     system, mode = raw.get("system"), raw.get("mode")
@@ -102,4 +103,4 @@ def opening(route: dict[str, str], memory: FormMemory) -> tuple[str, str | None]
     choice before Python has loaded, so the form shown from the first paint stays."""
     if "system" in route:
         return route["system"], route.get("mode")
-    return memory.shown
+    return memory.last

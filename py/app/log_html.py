@@ -84,7 +84,7 @@ def entries(count: int) -> str:
     return f"{count:,} {'entry' if count == 1 else 'entries'}"
 
 
-def count_text(shown: int, total: int, system: str | None, narrowed: bool = False) -> str:
+def count_text(listed: int, total: int, system: str | None, narrowed: bool = False) -> str:
     """"Showing 50 of 1,234 entries" (of one system when filtered; "matching" when a search or
     a character narrows the list)."""
     which = f" {system_name(system)}" if system else ""
@@ -94,9 +94,9 @@ def count_text(shown: int, total: int, system: str | None, narrowed: bool = Fals
         return f"No{which} entries yet." if system and not narrowed else (
             "No entries match." if narrowed else "Nothing rolled yet.")
     noun = "entry" if total == 1 else "entries"
-    if shown >= total:
+    if listed >= total:
         return f"{total:,}{which} {noun}."
-    return f"Showing the newest {shown:,} of {total:,}{which} {noun}."
+    return f"Showing the newest {listed:,} of {total:,}{which} {noun}."
 
 
 def filter_options_html() -> str:

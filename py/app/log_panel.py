@@ -49,13 +49,13 @@ def refresh() -> None:
 def render() -> None:
     system, name = session.log_filter or None, session.log_name or None
     entries = log().entries(system, name, session.log_search)
-    shown = entries[:session.log_drawn]
+    listed = entries[:session.log_drawn]
     showing = session.shown and session.shown.entry
-    web.page["log-list"].innerHTML = log_html.list_html(shown, browser.short_time,
+    web.page["log-list"].innerHTML = log_html.list_html(listed, browser.short_time,
                                                         showing and showing["id"])
     web.page["log-count"].textContent = log_html.count_text(
-        len(shown), len(entries), system, narrowed=bool(name or session.log_search.strip()))
-    web.page["log-more"].hidden = len(shown) >= len(entries)
+        len(listed), len(entries), system, narrowed=bool(name or session.log_search.strip()))
+    web.page["log-more"].hidden = len(listed) >= len(entries)
     names = log().names()
     if session.log_name not in names:
         session.log_name = ""

@@ -48,7 +48,7 @@ session: Session
 
 
 def request_now() -> dict:
-    system, mode = dom.shown()
+    system, mode = dom.chosen()
     return forms.request_from(system, mode, dom.controls(dom.active_form()))
 
 
@@ -61,7 +61,7 @@ def show_odds() -> None:
     remember_form()
     dom.clear_errors(form)
     trouble("")
-    system, _ = dom.shown()
+    system, _ = dom.chosen()
     try:
         request = request_now()
         characters_panel.check_spend(request)
@@ -153,7 +153,7 @@ def leave_replay() -> None:
     """The player's own check from now on: the address stops being the replay link it opened
     on (a reload would show that replay again over what they rolled)."""
     if links.is_replay(str(window.location.hash)):
-        window.history.replaceState(None, "", forms.fragment(*dom.shown()))
+        window.history.replaceState(None, "", forms.fragment(*dom.chosen()))
 
 
 @when("click", "#result")
@@ -180,7 +180,7 @@ def on_roll_myself(event) -> None:
 
 def show_system() -> None:
     """After the pickers change: the button's word, the link, a clean result, fresh odds."""
-    system, mode = dom.shown()
+    system, mode = dom.chosen()
     description = skillcheck.SYSTEMS.get(system, {})
     web.page["roll"].textContent = description.get("button") or "Roll"
     fragment = forms.fragment(system, mode)
@@ -272,7 +272,7 @@ def open_replay(fragment: str) -> None:
 def fill_form(mode: str | None, values: dict) -> None:
     """A saved character's pick: its mode shown if it needs another, then its values, with the
     chosen skill's own aspect hint and specializations; the sheet's ticks win over the skill's."""
-    system, shown_mode = dom.shown()
+    system, shown_mode = dom.chosen()
     if mode and mode != shown_mode and dom.choose(system, mode):
         show_system()
     form = dom.active_form()
@@ -299,7 +299,7 @@ def on_hashchange(event) -> None:
     _, hashed, before = str(event.oldURL).partition("#")
     before = hashed + before
     window.history.replaceState(None, "", before if links.is_link(before)
-                                else forms.fragment(*dom.shown()))
+                                else forms.fragment(*dom.chosen()))
 
 
 @when("click", "a[href^='#']")
@@ -413,7 +413,7 @@ def prepare(form) -> None:
 def remember_form() -> None:
     """Keep the shown form as it is now for the next load, on top of the other forms as
     storage holds them (another tab may have kept one meanwhile)."""
-    system, mode = dom.shown()
+    system, mode = dom.chosen()
     session.forms_kept = kept_forms().remember(system, mode, dom.form_values(dom.active_form()))
     with contextlib.suppress(Exception):  # full or refused: a convenience, not worth a warning
         session.storage.set(form_memory.KEY, session.forms_kept.dump())

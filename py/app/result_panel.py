@@ -413,5 +413,5 @@ def show_last(log, fragment: str) -> None:
     if newest is None or links.is_replay(fragment):
         return
     request = newest["request"]
-    if (request.get("system"), request.get("mode")) == dom.shown():
+    if (request.get("system"), request.get("mode")) == dom.chosen():
         show_entry(newest)
