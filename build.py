@@ -116,7 +116,7 @@ def _copy_named(package: Path, out: Path, names: tuple[str, ...]) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# build: dist/ with generated pyscript.json and sw.js
+# build: dist/, step by step (each step's docstring says why it is there)
 # ---------------------------------------------------------------------------------------------
 
 INTERPRETER = "static/vendor/pyodide/pyodide.mjs"
@@ -131,43 +131,86 @@ TOP_FILES = ("index.html", "manifest.webmanifest")
 
 
 def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True) -> Path:
-    """Make `out` from `src`: page, static files, Python sources, pyscript.json, what the runtime
-    itself makes under Node (the sources' bytecode, the trimmed standard library and the start-up
-    snapshot; unless told not to) and sw.js."""
-    for name in (*TOP_FILES, SW_TEMPLATE):
-        if not (src / name).is_file():
-            raise BuildError(f"{name} is missing from {src}")
-    if not (src / "static" / "vendor" / ".stamp").is_file():
-        raise BuildError("static/vendor/ is empty: run `python3 build.py vendor` first")
-    staging = out.with_name(out.name + ".partial")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    for name in TOP_FILES:
-        shutil.copy2(src / name, staging / name)
-    expand_macros(staging / "index.html")
-    for path in _files(src / "static"):
-        if path.relative_to(src).as_posix() != SW_TEMPLATE:
-            _copy_into(path, src, staging)
-    (staging / SYSTEMS_CSS).parent.mkdir(parents=True, exist_ok=True)
-    (staging / SYSTEMS_CSS).write_text(systems_css(), encoding="utf-8")
-    python = [path for package in PY_PACKAGES for path in _files(src / "py" / package, ".py")]
-    entry = src / PY_ENTRY
-    if entry.is_file():  # else check_page says so if the page names it
-        _copy_into(entry, src, staging)
-    write_archive(staging / PY_ARCHIVE, [p for p in python if p != entry], src / "py")
-    config = {"interpreter": INTERPRETER, "files": {PY_ARCHIVE: "./*"}}
-    (staging / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
+    """Make `out` from `src`, step by step in a staging folder; `snapshot` runs the runtime too."""
+    check_sources(src)
+    staging = fresh_staging(out)
+    copy_sources(src, staging)
+    draw_from_the_records(staging)
+    pack_python(src, staging)
+    write_config(staging, {"interpreter": INTERPRETER, "files": {PY_ARCHIVE: "./*"}})
     write_pinned_pyodide(staging, src)
     if snapshot:
-        add_bytecode(staging)
-        trim_stdlib(staging)
-        if make_snapshot(staging):
-            start_runtime_early(staging)
+        run_the_runtime(staging)
     write_download_sizes(staging)
     write_runtime_revisions(staging)
     check_page(staging)
     write_security_policy(staging)
     write_service_worker(staging, (src / SW_TEMPLATE).read_text(encoding="utf-8"))
+    return swap_into_place(staging, out)
+
+
+def check_sources(src: Path) -> None:
+    """Stop before any work when `src` lacks a file every build needs, saying what to do."""
+    for name in (*TOP_FILES, SW_TEMPLATE):
+        if not (src / name).is_file():
+            raise BuildError(f"{name} is missing from {src}")
+    if not (src / "static" / "vendor" / ".stamp").is_file():
+        raise BuildError("static/vendor/ is empty: run `python3 build.py vendor` first")
+
+
+def fresh_staging(out: Path) -> Path:
+    """An empty folder beside `out` to build in: a build that fails leaves `out` as it was."""
+    staging = out.with_name(out.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    return staging
+
+
+def copy_sources(src: Path, dist: Path) -> None:
+    """The page, its manifest and static/ as written; sw.js is made from its template last."""
+    for name in TOP_FILES:
+        shutil.copy2(src / name, dist / name)
+    for path in _files(src / "static"):
+        if path.relative_to(src).as_posix() != SW_TEMPLATE:
+            _copy_into(path, src, dist)
+
+
+def draw_from_the_records(dist: Path) -> None:
+    """The forms and systems.css from the rules and records: no limit or label typed twice."""
+    expand_macros(dist / "index.html")
+    (dist / SYSTEMS_CSS).parent.mkdir(parents=True, exist_ok=True)
+    (dist / SYSTEMS_CSS).write_text(systems_css(), encoding="utf-8")
+
+
+def pack_python(src: Path, dist: Path) -> None:
+    """The page's entry, and the rest of the app in one archive: one request instead of forty."""
+    python = [path for package in PY_PACKAGES for path in _files(src / "py" / package, ".py")]
+    entry = src / PY_ENTRY
+    if entry.is_file():  # else check_page says so if the page names it
+        _copy_into(entry, src, dist)
+    write_archive(dist / PY_ARCHIVE, [p for p in python if p != entry], src / "py")
+
+
+def read_config(dist: Path) -> dict:
+    """The build's pyscript.json, which the runtime's steps read and change."""
+    return json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
+
+
+def write_config(dist: Path, config: dict) -> None:
+    """PyScript's pyscript.json: the interpreter to start and the files to unpack for it."""
+    (dist / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
+
+
+def run_the_runtime(dist: Path) -> None:
+    """Bytecode, a trimmed stdlib, a snapshot, made by the runtime under Node: a faster start."""
+    add_bytecode(dist)
+    trim_stdlib(dist)
+    if make_snapshot(dist):
+        start_runtime_early(dist)
+
+
+def swap_into_place(staging: Path, out: Path) -> Path:
+    """The finished build replaces `out` whole: nothing an older build left stays in it."""
     shutil.rmtree(out, ignore_errors=True)
     staging.rename(out)
     return out
@@ -373,7 +416,7 @@ def make_snapshot(dist: Path) -> bool:
                         "building without it")
     if node is None:
         return False
-    config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
+    config = read_config(dist)
     inputs = [*sorted((dist / "static" / "vendor" / "pyodide").iterdir()),
               *(dist / name for name in (*config["files"], PYODIDE_HOOKS)),
               *(SNAPSHOT_TOOL / name for name in SNAPSHOT_INPUTS)]
@@ -388,7 +431,7 @@ def make_snapshot(dist: Path) -> bool:
         shutil.copytree(out, SNAPSHOT_CACHE)
         (SNAPSHOT_CACHE / "key").write_text(key)
     config["interpreter"] = SNAPSHOT_LOADER
-    (dist / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
+    write_config(dist, config)
     return True
 
 
@@ -407,10 +450,10 @@ def start_runtime_early(dist: Path) -> None:
     requests deep; the loader fetches and unpacks the app's archive meanwhile, in place of
     pyscript.json's "files". Only with the loader as the interpreter: it is the runtime PyScript
     gets."""
-    config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
+    config = read_config(dist)
     if config.pop("files", None) != {PY_ARCHIVE: "./*"}:
         raise BuildError(f"pyscript.json's files: the loader unpacks {PY_ARCHIVE} alone")
-    (dist / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
+    write_config(dist, config)
     page = dist / "index.html"
     html = page.read_text(encoding="utf-8")
     head, end, rest = html.partition("</head>")
@@ -485,7 +528,7 @@ def trim_stdlib(dist: Path) -> bool:
     node = _node_or_say("to find what the page imports: shipping the whole standard library")
     if node is None:
         return False
-    config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
+    config = read_config(dist)
     inputs = [*sorted((dist / "static" / "vendor").rglob("*.*js")), dist / STDLIB, dist / PY_ENTRY,
               *(dist / name for name in config["files"]), SNAPSHOT_TOOL / "preload.py",
               *sorted(STDLIB_TOOL.glob("trim.*")),
