@@ -216,6 +216,37 @@ def swap_into_place(staging: Path, out: Path) -> Path:
     return out
 
 
+# A value only the build knows reaches a shipped script one way: the script is the template, with
+# a placeholder line `const NAME = UNBUILT;` that fill() gives the build's value.
+PLACEHOLDERS = {  # NAME: UNBUILT
+    "PINNED": "null",  # static/js/pyodide-hooks.mjs: unbuilt, it fits no runtime
+    "REVISIONS": "{}",  # static/js/runtime-downloads.mjs: unbuilt, it reads no cache itself
+    "VERSION": '"__CACHE_VERSION__"',  # static/sw-template.js, which never runs unbuilt
+    "PRECACHE": '"__PRECACHE__"',
+    "UNPACKED": '"__UNPACKED__"',
+}
+
+
+def placeholder(constant: str) -> str:
+    """The line that stands for `constant` in its file until the build fills it in."""
+    return f"const {constant} = {PLACEHOLDERS[constant]};"
+
+
+def fill(template: str, name: str, **values: str) -> str:
+    """`template` with each constant named in `values` given that value, in place of its line."""
+    for constant, value in values.items():
+        if placeholder(constant) not in template:
+            raise BuildError(f"{name} lost its line {placeholder(constant)}")
+        template = template.replace(placeholder(constant), f"const {constant} = {value};")
+    return template
+
+
+def fill_in(module: Path, **values: str) -> None:
+    """Fill the build's copy of a shipped module (fill), where it stands."""
+    script = module.read_text(encoding="utf-8")
+    module.write_text(fill(script, module.name, **values), encoding="utf-8")
+
+
 def write_archive(target: Path, paths: list[Path], root: Path) -> None:
     """A zip of `paths` named relative to `root`, byte for byte the same for the same files (no
     timestamps), so an unchanged app keeps its service worker's cache version and its snapshot."""
@@ -312,13 +343,8 @@ def write_service_worker(dist: Path, template: str) -> Path:
     entries = precache_entries(dist)
     version = _digest(json.dumps(entries).encode())[:16]
     listing = "[\n" + ",\n".join(json.dumps(entry) for entry in entries) + "\n]"
-    placeholders = {'"__CACHE_VERSION__"': json.dumps(version), '"__PRECACHE__"': listing,
-                    '"__UNPACKED__"': json.dumps(unpacked_entries(dist))}
-    if any(placeholder not in template for placeholder in placeholders):
-        raise BuildError(f"{SW_TEMPLATE} lost its placeholders")
-    script = template
-    for placeholder, value in placeholders.items():
-        script = script.replace(placeholder, value)
+    script = fill(template, SW_TEMPLATE, VERSION=json.dumps(version), PRECACHE=listing,
+                  UNPACKED=json.dumps(unpacked_entries(dist)))
     (dist / "sw.js").write_text(script)
     return dist / "sw.js"
 
@@ -384,7 +410,7 @@ SNAPSHOT_LOADER = "static/js/pyodide-snapshot.mjs"  # pyscript.json's interprete
 SNAPSHOT_CACHE = ROOT / "build" / "snapshot"  # same inputs, same bytes: the sw cache stays valid
 SNAPSHOT_MANIFEST = "static/snapshot/snapshot.json"  # by make_snapshot.mjs, the snapshot beside it
 PYODIDE_HOOKS = "static/js/pyodide-hooks.mjs"  # every private Pyodide hook, for the pinned version
-NO_PIN = "const PINNED = null;"
+NO_PIN = placeholder("PINNED")
 
 
 def pinned_pyodide(src: Path = ROOT) -> str:
@@ -397,16 +423,7 @@ def write_pinned_pyodide(dist: Path, src: Path = ROOT) -> None:
     """Tell the hooks' adapter which Pyodide they were written for: with any other runtime the
     page warns and boots without its snapshot, and make_snapshot.mjs makes none."""
     if (dist / PYODIDE_HOOKS).is_file():  # else no loader in this build
-        replace_line(dist / PYODIDE_HOOKS, NO_PIN,
-                     f"const PINNED = {json.dumps(pinned_pyodide(src))};")
-
-
-def replace_line(module: Path, placeholder: str, line: str) -> None:
-    """Give a shipped module a value only the build knows, in place of its placeholder line."""
-    script = module.read_text(encoding="utf-8")
-    if placeholder not in script:
-        raise BuildError(f"{module.name} lost its line {placeholder}")
-    module.write_text(script.replace(placeholder, line), encoding="utf-8")
+        fill_in(dist / PYODIDE_HOOKS, PINNED=json.dumps(pinned_pyodide(src)))
 
 
 def make_snapshot(dist: Path) -> bool:
@@ -577,7 +594,6 @@ def write_download_sizes(dist: Path) -> None:
 
 
 RUNTIME_DOWNLOADS = "static/js/runtime-downloads.mjs"
-NO_REVISIONS = "const REVISIONS = {};"
 # What the page reads from the worker's cache itself. Not the wasm: Chromium keeps a module's
 # compiled code only with a response the worker gave the page, and a later visit then skips most
 # of its compiling (docs/performance.md, "The second visit, and a player's real next visit").
@@ -593,7 +609,7 @@ def write_runtime_revisions(dist: Path) -> None:
         return  # no loader in this build
     runtime = dist / "static" / "vendor" / "pyodide"
     revisions = {name: _digest((runtime / name).read_bytes()) for name in READ_FROM_CACHE}
-    replace_line(module, NO_REVISIONS, f"const REVISIONS = {json.dumps(revisions)};")
+    fill_in(module, REVISIONS=json.dumps(revisions))
 
 
 def _node_or_say(without: str) -> str | None:
