@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Skill Check's build, in one file, standard library only.
+"""Skill Check's build, standard library only (its helpers in tools/, which never import it).
 
     python3 build.py vendor            pinned runtime from npm (npm ci) → static/vendor/
     python3 build.py build             → dist/, a static site that works from / or any sub-path
