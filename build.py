@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Skill Check's build, in one file, standard library only.
+"""Skill Check's build, standard library only (its helpers in tools/, which never import it).
 
     python3 build.py vendor            pinned runtime from npm (npm ci) → static/vendor/
     python3 build.py build             → dist/, a static site that works from / or any sub-path
@@ -20,17 +20,16 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
 import zipfile
 from functools import partial
 from html.parser import HTMLParser
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from tools import icons
 from tools.browsers import ENGINE_PROGRAMS, find_chromium, find_engines
 from tools.bytecode import pyscript_package
+from tools.site_server import Handler, Server  # noqa: F401 - tests/e2e subclass build.Handler
 
 ROOT = Path(__file__).resolve().parent
 # The page's forms are drawn from the rules package and the app's browser-free character editor
@@ -117,7 +116,7 @@ def _copy_named(package: Path, out: Path, names: tuple[str, ...]) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# build: dist/ with generated pyscript.json and sw.js
+# build: dist/, step by step (each step's docstring says why it is there)
 # ---------------------------------------------------------------------------------------------
 
 INTERPRETER = "static/vendor/pyodide/pyodide.mjs"
@@ -132,46 +131,120 @@ TOP_FILES = ("index.html", "manifest.webmanifest")
 
 
 def build(src: Path = ROOT, out: Path = DIST, snapshot: bool = True) -> Path:
-    """Make `out` from `src`: page, static files, Python sources, pyscript.json, what the runtime
-    itself makes under Node (the sources' bytecode, the trimmed standard library and the start-up
-    snapshot; unless told not to) and sw.js."""
-    for name in (*TOP_FILES, SW_TEMPLATE):
-        if not (src / name).is_file():
-            raise BuildError(f"{name} is missing from {src}")
-    if not (src / "static" / "vendor" / ".stamp").is_file():
-        raise BuildError("static/vendor/ is empty: run `python3 build.py vendor` first")
-    staging = out.with_name(out.name + ".partial")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    for name in TOP_FILES:
-        shutil.copy2(src / name, staging / name)
-    expand_macros(staging / "index.html")
-    for path in _files(src / "static"):
-        if path.relative_to(src).as_posix() != SW_TEMPLATE:
-            _copy_into(path, src, staging)
-    (staging / SYSTEMS_CSS).parent.mkdir(parents=True, exist_ok=True)
-    (staging / SYSTEMS_CSS).write_text(systems_css(), encoding="utf-8")
-    python = [path for package in PY_PACKAGES for path in _files(src / "py" / package, ".py")]
-    entry = src / PY_ENTRY
-    if entry.is_file():  # else check_page says so if the page names it
-        _copy_into(entry, src, staging)
-    write_archive(staging / PY_ARCHIVE, [p for p in python if p != entry], src / "py")
-    config = {"interpreter": INTERPRETER, "files": {PY_ARCHIVE: "./*"}}
-    (staging / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
+    """Make `out` from `src`, step by step in a staging folder; `snapshot` runs the runtime too."""
+    check_sources(src)
+    staging = fresh_staging(out)
+    copy_sources(src, staging)
+    draw_from_the_records(staging)
+    pack_python(src, staging)
+    write_config(staging, {"interpreter": INTERPRETER, "files": {PY_ARCHIVE: "./*"}})
     write_pinned_pyodide(staging, src)
     if snapshot:
-        add_bytecode(staging)
-        trim_stdlib(staging)
-        if make_snapshot(staging):
-            start_runtime_early(staging)
+        run_the_runtime(staging)
     write_download_sizes(staging)
     write_runtime_revisions(staging)
     check_page(staging)
     write_security_policy(staging)
     write_service_worker(staging, (src / SW_TEMPLATE).read_text(encoding="utf-8"))
+    return swap_into_place(staging, out)
+
+
+def check_sources(src: Path) -> None:
+    """Stop before any work when `src` lacks a file every build needs, saying what to do."""
+    for name in (*TOP_FILES, SW_TEMPLATE):
+        if not (src / name).is_file():
+            raise BuildError(f"{name} is missing from {src}")
+    if not (src / "static" / "vendor" / ".stamp").is_file():
+        raise BuildError("static/vendor/ is empty: run `python3 build.py vendor` first")
+
+
+def fresh_staging(out: Path) -> Path:
+    """An empty folder beside `out` to build in: a build that fails leaves `out` as it was."""
+    staging = out.with_name(out.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    return staging
+
+
+def copy_sources(src: Path, dist: Path) -> None:
+    """The page, its manifest and static/ as written; sw.js is made from its template last."""
+    for name in TOP_FILES:
+        shutil.copy2(src / name, dist / name)
+    for path in _files(src / "static"):
+        if path.relative_to(src).as_posix() != SW_TEMPLATE:
+            _copy_into(path, src, dist)
+
+
+def draw_from_the_records(dist: Path) -> None:
+    """The forms and systems.css from the rules and records: no limit or label typed twice."""
+    expand_macros(dist / "index.html")
+    (dist / SYSTEMS_CSS).parent.mkdir(parents=True, exist_ok=True)
+    (dist / SYSTEMS_CSS).write_text(systems_css(), encoding="utf-8")
+
+
+def pack_python(src: Path, dist: Path) -> None:
+    """The page's entry, and the rest of the app in one archive: one request instead of forty."""
+    python = [path for package in PY_PACKAGES for path in _files(src / "py" / package, ".py")]
+    entry = src / PY_ENTRY
+    if entry.is_file():  # else check_page says so if the page names it
+        _copy_into(entry, src, dist)
+    write_archive(dist / PY_ARCHIVE, [p for p in python if p != entry], src / "py")
+
+
+def read_config(dist: Path) -> dict:
+    """The build's pyscript.json, which the runtime's steps read and change."""
+    return json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
+
+
+def write_config(dist: Path, config: dict) -> None:
+    """PyScript's pyscript.json: the interpreter to start and the files to unpack for it."""
+    (dist / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
+
+
+def run_the_runtime(dist: Path) -> None:
+    """Bytecode, a trimmed stdlib, a snapshot, made by the runtime under Node: a faster start."""
+    add_bytecode(dist)
+    trim_stdlib(dist)
+    if make_snapshot(dist):
+        start_runtime_early(dist)
+
+
+def swap_into_place(staging: Path, out: Path) -> Path:
+    """The finished build replaces `out` whole: nothing an older build left stays in it."""
     shutil.rmtree(out, ignore_errors=True)
     staging.rename(out)
     return out
+
+
+# A value only the build knows reaches a shipped script one way: the script is the template, with
+# a placeholder line `const NAME = UNBUILT;` that fill() gives the build's value.
+PLACEHOLDERS = {  # NAME: UNBUILT
+    "PINNED": "null",  # static/js/pyodide-hooks.mjs: unbuilt, it fits no runtime
+    "REVISIONS": "{}",  # static/js/runtime-downloads.mjs: unbuilt, it reads no cache itself
+    "VERSION": '"__CACHE_VERSION__"',  # static/sw-template.js, which never runs unbuilt
+    "PRECACHE": '"__PRECACHE__"',
+    "UNPACKED": '"__UNPACKED__"',
+}
+
+
+def placeholder(constant: str) -> str:
+    """The line that stands for `constant` in its file until the build fills it in."""
+    return f"const {constant} = {PLACEHOLDERS[constant]};"
+
+
+def fill(template: str, name: str, **values: str) -> str:
+    """`template` with each constant named in `values` given that value, in place of its line."""
+    for constant, value in values.items():
+        if placeholder(constant) not in template:
+            raise BuildError(f"{name} lost its line {placeholder(constant)}")
+        template = template.replace(placeholder(constant), f"const {constant} = {value};")
+    return template
+
+
+def fill_in(module: Path, **values: str) -> None:
+    """Fill the build's copy of a shipped module (fill), where it stands."""
+    script = module.read_text(encoding="utf-8")
+    module.write_text(fill(script, module.name, **values), encoding="utf-8")
 
 
 def write_archive(target: Path, paths: list[Path], root: Path) -> None:
@@ -270,13 +343,8 @@ def write_service_worker(dist: Path, template: str) -> Path:
     entries = precache_entries(dist)
     version = _digest(json.dumps(entries).encode())[:16]
     listing = "[\n" + ",\n".join(json.dumps(entry) for entry in entries) + "\n]"
-    placeholders = {'"__CACHE_VERSION__"': json.dumps(version), '"__PRECACHE__"': listing,
-                    '"__UNPACKED__"': json.dumps(unpacked_entries(dist))}
-    if any(placeholder not in template for placeholder in placeholders):
-        raise BuildError(f"{SW_TEMPLATE} lost its placeholders")
-    script = template
-    for placeholder, value in placeholders.items():
-        script = script.replace(placeholder, value)
+    script = fill(template, SW_TEMPLATE, VERSION=json.dumps(version), PRECACHE=listing,
+                  UNPACKED=json.dumps(unpacked_entries(dist)))
     (dist / "sw.js").write_text(script)
     return dist / "sw.js"
 
@@ -342,7 +410,7 @@ SNAPSHOT_LOADER = "static/js/pyodide-snapshot.mjs"  # pyscript.json's interprete
 SNAPSHOT_CACHE = ROOT / "build" / "snapshot"  # same inputs, same bytes: the sw cache stays valid
 SNAPSHOT_MANIFEST = "static/snapshot/snapshot.json"  # by make_snapshot.mjs, the snapshot beside it
 PYODIDE_HOOKS = "static/js/pyodide-hooks.mjs"  # every private Pyodide hook, for the pinned version
-NO_PIN = "const PINNED = null;"
+NO_PIN = placeholder("PINNED")
 
 
 def pinned_pyodide(src: Path = ROOT) -> str:
@@ -355,16 +423,7 @@ def write_pinned_pyodide(dist: Path, src: Path = ROOT) -> None:
     """Tell the hooks' adapter which Pyodide they were written for: with any other runtime the
     page warns and boots without its snapshot, and make_snapshot.mjs makes none."""
     if (dist / PYODIDE_HOOKS).is_file():  # else no loader in this build
-        replace_line(dist / PYODIDE_HOOKS, NO_PIN,
-                     f"const PINNED = {json.dumps(pinned_pyodide(src))};")
-
-
-def replace_line(module: Path, placeholder: str, line: str) -> None:
-    """Give a shipped module a value only the build knows, in place of its placeholder line."""
-    script = module.read_text(encoding="utf-8")
-    if placeholder not in script:
-        raise BuildError(f"{module.name} lost its line {placeholder}")
-    module.write_text(script.replace(placeholder, line), encoding="utf-8")
+        fill_in(dist / PYODIDE_HOOKS, PINNED=json.dumps(pinned_pyodide(src)))
 
 
 def make_snapshot(dist: Path) -> bool:
@@ -374,7 +433,7 @@ def make_snapshot(dist: Path) -> bool:
                         "building without it")
     if node is None:
         return False
-    config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
+    config = read_config(dist)
     inputs = [*sorted((dist / "static" / "vendor" / "pyodide").iterdir()),
               *(dist / name for name in (*config["files"], PYODIDE_HOOKS)),
               *(SNAPSHOT_TOOL / name for name in SNAPSHOT_INPUTS)]
@@ -389,7 +448,7 @@ def make_snapshot(dist: Path) -> bool:
         shutil.copytree(out, SNAPSHOT_CACHE)
         (SNAPSHOT_CACHE / "key").write_text(key)
     config["interpreter"] = SNAPSHOT_LOADER
-    (dist / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
+    write_config(dist, config)
     return True
 
 
@@ -408,10 +467,10 @@ def start_runtime_early(dist: Path) -> None:
     requests deep; the loader fetches and unpacks the app's archive meanwhile, in place of
     pyscript.json's "files". Only with the loader as the interpreter: it is the runtime PyScript
     gets."""
-    config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
+    config = read_config(dist)
     if config.pop("files", None) != {PY_ARCHIVE: "./*"}:
         raise BuildError(f"pyscript.json's files: the loader unpacks {PY_ARCHIVE} alone")
-    (dist / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
+    write_config(dist, config)
     page = dist / "index.html"
     html = page.read_text(encoding="utf-8")
     head, end, rest = html.partition("</head>")
@@ -486,7 +545,7 @@ def trim_stdlib(dist: Path) -> bool:
     node = _node_or_say("to find what the page imports: shipping the whole standard library")
     if node is None:
         return False
-    config = json.loads((dist / "pyscript.json").read_text(encoding="utf-8"))
+    config = read_config(dist)
     inputs = [*sorted((dist / "static" / "vendor").rglob("*.*js")), dist / STDLIB, dist / PY_ENTRY,
               *(dist / name for name in config["files"]), SNAPSHOT_TOOL / "preload.py",
               *sorted(STDLIB_TOOL.glob("trim.*")),
@@ -535,7 +594,6 @@ def write_download_sizes(dist: Path) -> None:
 
 
 RUNTIME_DOWNLOADS = "static/js/runtime-downloads.mjs"
-NO_REVISIONS = "const REVISIONS = {};"
 # What the page reads from the worker's cache itself. Not the wasm: Chromium keeps a module's
 # compiled code only with a response the worker gave the page, and a later visit then skips most
 # of its compiling (docs/performance.md, "The second visit, and a player's real next visit").
@@ -551,7 +609,7 @@ def write_runtime_revisions(dist: Path) -> None:
         return  # no loader in this build
     runtime = dist / "static" / "vendor" / "pyodide"
     revisions = {name: _digest((runtime / name).read_bytes()) for name in READ_FROM_CACHE}
-    replace_line(module, NO_REVISIONS, f"const REVISIONS = {json.dumps(revisions)};")
+    fill_in(module, REVISIONS=json.dumps(revisions))
 
 
 def _node_or_say(without: str) -> str | None:
@@ -581,70 +639,8 @@ def snapshot_node() -> str | None:
 
 
 # ---------------------------------------------------------------------------------------------
-# serve: dist/ at / or at a sub-path, with the MIME types the runtime needs
+# serve: dist/ at / or at a sub-path (tools/site_server.py)
 # ---------------------------------------------------------------------------------------------
-
-class Handler(SimpleHTTPRequestHandler):
-    """Serves `server.directory` under `server.prefix` ("" for the root, else "/sub-path")."""
-
-    extensions_map = {"": "application/octet-stream", ".html": "text/html", ".css": "text/css",
-                      ".js": "text/javascript", ".mjs": "text/javascript",
-                      ".json": "application/json", ".wasm": "application/wasm",
-                      ".webmanifest": "application/manifest+json", ".png": "image/png",
-                      ".svg": "image/svg+xml", ".zip": "application/zip", ".py": "text/plain",
-                      ".gz": "application/gzip"}
-
-    def __init__(self, request, client_address, server):
-        super().__init__(request, client_address, server, directory=str(server.directory))
-
-    def send_head(self):
-        prefix = self.server.prefix
-        path = urlsplit(self.path).path
-        if path != prefix and not path.startswith(prefix + "/"):
-            self.send_error(404, f"this server only serves {prefix}/")
-            return None
-        return super().send_head()
-
-    def translate_path(self, path: str) -> str:
-        return super().translate_path(path[len(self.server.prefix):] or "/")
-
-    def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-cache")  # revalidate: a rebuild is seen at once
-        super().end_headers()
-
-    def log_message(self, format, *args):  # noqa: A002 - the base class's name
-        if self.server.verbose:
-            super().log_message(format, *args)
-
-
-class Server(ThreadingHTTPServer):
-    """A dist/ server on 127.0.0.1; its `directory` may be swapped to serve another build."""
-
-    daemon_threads = True
-
-    def __init__(self, directory: Path, port: int = 0, prefix: str = "/", verbose: bool = False):
-        self.directory = Path(directory)
-        self.prefix = "/" + prefix.strip("/") if prefix.strip("/") else ""
-        self.verbose = verbose
-        super().__init__(("127.0.0.1", port), Handler)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}{self.prefix}/"
-
-    def start(self) -> Server:
-        """Serve in a background thread (tests); stop with close()."""
-        threading.Thread(target=self.serve_forever, daemon=True).start()
-        return self
-
-    def close(self) -> None:
-        self.shutdown()
-        self.server_close()
-
-    def handle_error(self, request, client_address) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError):  # a browser hung up: not news
-            super().handle_error(request, client_address)
-
 
 def serve(port: int, prefix: str) -> None:
     vendor()

@@ -1,6 +1,7 @@
 """The walls of docs/architecture.md that no other test holds: the rules import nothing of the
-app, and the build and its tools import nothing of the browser (neither the page's runtime,
-`pyscript`, `js`, `pyodide`, nor an app module that imports it). The third wall, that the app's
+app, the build and its tools import nothing of the browser (neither the page's runtime,
+`pyscript`, `js`, `pyodide`, nor an app module that imports it), and the tools import nothing of
+the build: build.py stands on tools/, never the other way round. The third wall, that the app's
 browser-free modules import no browser module, is tests/test_snapshot_preload.py's."""
 
 from __future__ import annotations
@@ -74,6 +75,13 @@ def test_the_panels_import_no_other_panel():
     assert panels_importing_panels(files) == {}
 
 
+def test_the_tools_import_nothing_of_the_build():
+    """tools/screenshots.py runs `build.py build` and serves through tools/site_server.py."""
+    tools = sources("tools/**/*.py")
+    assert "tools/screenshots.py" in tools and "tools/site_server.py" in tools
+    assert breaches(tools, {"build"}) == {}
+
+
 def test_a_wall_broken_is_seen():
     assert panels_importing_panels({"py/app/log_panel.py": "x = 1\n",
                                     "py/app/qr_panel.py": "from . import log_panel\n"}) == {
@@ -85,3 +93,6 @@ def test_a_wall_broken_is_seen():
     tools = {"tools/paint.py": "def go():\n    from app import dom\n",
              "tools/words.py": "from app.check_words import title\nimport js2\n"}
     assert breaches(tools, browser_modules()) == {"tools/paint.py": {"app.dom"}}
+    shots = {"tools/shots.py": "def main():\n    import build\n",
+             "tools/serve.py": "from tools.site_server import Server\nimport builder\n"}
+    assert breaches(shots, {"build"}) == {"tools/shots.py": {"build"}}

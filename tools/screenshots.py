@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,8 +27,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "py")]
 from app.characters import CHARACTERS_KEY, Roster  # noqa: E402
 from app.storage import MemoryStorage  # noqa: E402
 
-import build  # noqa: E402
 from tools import browsers  # noqa: E402
+from tools.site_server import Server  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 PHONE = {"viewport": {"width": 375, "height": 812}, "device_scale_factor": 2, "is_mobile": True,
@@ -136,17 +137,23 @@ def take(browser, url: str, shot: Shot) -> Path:
         context.close()
 
 
+def build_site() -> Path:
+    """dist/ as `python3 build.py build` makes it (vendoring first if need be): run, not imported,
+    so that nothing under tools/ imports build.py."""
+    if subprocess.run([sys.executable, str(ROOT / "build.py"), "build"], cwd=ROOT).returncode:
+        raise SystemExit("screenshots.py: the build failed (its error is above)")
+    return ROOT / "dist"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dist", type=Path, help="use this build instead of building")
     args = parser.parse_args(argv)
-    if args.dist is None:
-        build.vendor()
-    dist = args.dist or build.build()
+    dist = args.dist or build_site()
     chromium = browsers.find_chromium()
     if chromium is None:
         raise SystemExit("screenshots.py: no Chromium (apt-get install chromium, or CHROMIUM_PATH)")
-    server = build.Server(dist).start()
+    server = Server(dist).start()
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(**browsers.chromium_launch_args(chromium))
