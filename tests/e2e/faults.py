@@ -91,10 +91,13 @@ class FaultyServer(build.Server):
         self.faults[path] = fault
         return self
 
-    def heal(self) -> None:
+    def heal(self, stalled_too: bool = True) -> None:
+        """Answer every later request; with `stalled_too` False, an answer already stalled stays
+        stalled (a transfer the connection dropped), so the page's alert stands until Retry."""
         self.faults.clear()
-        self.healed.set()
-        self.stalled_at = None
+        if stalled_too:
+            self.healed.set()
+            self.stalled_at = None
 
     def served(self, name: str, until: str | None = None) -> list[int | str]:
         """How each request for a path ending in `name` was answered, in order: a status, or the
