@@ -13,7 +13,7 @@ from urllib.parse import parse_qs
 
 import pytest
 import skillcheck
-from app import forms, pieces_svg, result_html
+from app import forms, pieces_svg, result_html, systems
 from hypothesis import given
 from hypothesis import strategies as st
 from skillcheck.draw import DECK, card_value
@@ -392,6 +392,42 @@ def test_luck_offers_are_buttons_only_on_a_roll_just_made():
         ("1", "Spend 1 Luck → Success (IoS 2)"), ("2", "Spend 2 Luck → Critical Success")]
     assert "luck-offer" not in result_html.result_html(result)
     assert result_html.luck_offers_html({**result, "luck_offers": []}) == ""
+
+
+def test_an_offer_after_a_first_spend_names_the_extra_cost_and_the_total():
+    request = {"system": "pool", "trait": 5, "skill": 7, "dr": 3, "luck": 5,
+               "dice": [1, 2, 9, 9, 3]}
+    first = skillcheck.resolve({**request, "luck_spend": 2})
+    assert first["luck_used"] == 2
+    assert re.findall(r'data-luck-spend="(\d+)">([^<]*)<', result_html.luck_offers_html(first)) \
+        == [("4", "2 more Luck → Critical Success (4 in all)")]
+
+
+def test_the_bars_chance_says_what_points_it_counts():
+    request = {"system": "pool", "trait": 5, "skill": 5, "dr": 3, "luck": 3}
+    offered = systems.points_offered(request)
+    assert offered == ("luck", "Luck 3")
+    odds, bare = skillcheck.odds(request), skillcheck.odds({**request, "luck": 0})
+    assert Fraction(bare["success"]) < Fraction(odds["success"])
+    said = re.sub("<[^>]+>", "", result_html.chance_html(odds, bare, offered[1]))
+    assert said == (f"{result_html.percent(Fraction(bare['success']))} to succeed · "
+                    f"{result_html.percent(Fraction(odds['success']))} with Luck 3")
+    assert systems.points_offered({**request, "luck": 0}) is None
+    assert systems.points_offered({"system": "passages", "base": 50}) is None
+    assert systems.points_offered({"system": "fluke", "dice_count": 3, "base": 9,
+                                   "insurance": 2}) == ("insurance", "Insurance 2")
+    # points that change nothing are not said
+    assert result_html.chance_html(odds, odds, "Luck 3") == result_html.chance_html(odds)
+
+
+def test_luck_alone_is_said_without_a_bonus_of_nothing():
+    result = skillcheck.resolve({"system": "pool", "trait": 4, "skill": 5, "dr": 3, "luck": 9,
+                                 "dice": [1, 2, 6, 9]})
+    spent = [line for line in result["explain"] if line.startswith("Spent")]
+    assert spent == ["Spent 1 Luck to lower 6 to 5."]
+    bonus = skillcheck.resolve({"system": "pool", "trait": 4, "skill": 5, "dr": 3, "bonus": 1,
+                                "luck": 9, "dice": [1, 2, 6, 9]})
+    assert any(line.startswith("Spent 1 of 1 Bonus") for line in bonus["explain"])
 
 
 def test_luck_offers_name_the_outcome_as_the_headline_does():

@@ -72,7 +72,9 @@ def show_odds() -> None:
         return
     odds_html = result_html.odds_html(odds, skillcheck.SYSTEMS[system])
     dom.replace_keeping_open(web.page["odds"], odds_html, "data-outcome")
-    show_chance(result_html.chance_html(odds))
+    offered = systems.points_offered(request)
+    bare = skillcheck.odds({**request, offered[0]: 0}) if offered else None
+    show_chance(result_html.chance_html(odds, bare, offered[1] if offered else ""))
     show_notes(form, odds.get("notes") or {})
 
 

@@ -81,9 +81,17 @@ def luck_offers_html(result: dict) -> str:
     if not offers:
         return ""
     system = str(result.get("system", ""))
+    spent = int(result.get("luck_used") or 0)  # after a first spend, an offer costs the rest
+
+    def said(spend: int, outcome: str) -> str:
+        name = escape(outcome_name(system, outcome))
+        if not spent:
+            return f"Spend {spend} Luck → {name}"
+        return f"{spend - spent} more Luck → {name} ({spend} in all)"
+
     buttons = "".join(
         f'<button type="button" class="tool luck-offer" data-luck-spend="{int(spend)}">'
-        f"Spend {int(spend)} Luck → {escape(outcome_name(system, str(outcome)))}</button>"
+        f"{said(int(spend), str(outcome))}</button>"
         for spend, outcome in ((offer["luck_spend"], offer["outcome"]) for offer in offers))
     return ('<div class="luck-offers" role="group" aria-labelledby="luck-offers-title">'
             '<p class="hint" id="luck-offers-title">Spend Luck on these dice?</p>'
@@ -299,14 +307,21 @@ def odds_html(odds: dict, description: dict) -> str:
     return f'{top}<ul class="odds-list">{rows}</ul>{said}'
 
 
-def chance_html(odds: dict) -> str:
+def chance_html(odds: dict, bare: dict | None = None, points: str = "") -> str:
     """The chance of success for the sticky roll bar, beside Roll: the number the player weighs
     while filling the form, with the odds panel a tap away. Empty when there is no one chance
-    (a secret difficulty's chart)."""
+    (a secret difficulty's chart). Where the request offers `points` ("Luck 3") that change it,
+    the chance without them (`bare`, the same request's odds offering none) comes first, so a
+    chance only Luck reaches is never read as the dice's own: "52 % to succeed · 99 % with
+    Luck 3"."""
     success = odds.get("success")
     if success is None:
         return ""
-    return f"<strong>{percent(Fraction(success))}</strong> <span>to succeed</span>"
+    alone = (bare or {}).get("success")
+    if alone is None or Fraction(alone) == Fraction(success) or not points:
+        return f"<strong>{percent(Fraction(success))}</strong> <span>to succeed</span>"
+    return (f"<strong>{percent(Fraction(alone))}</strong> <span>to succeed · "
+            f"{percent(Fraction(success))} with {escape(points)}</span>")
 
 
 def last_html(result: dict, kind: str = "") -> str:

@@ -268,8 +268,9 @@ def _explain_points(dice: list[int], pool: Check, points: Spend, successes: int)
     said = []
     if points.bought:
         lowered = ", ".join(f"{dice[i]} to {pool.skill}" for i in sorted(points.bought))
-        luck = f" and {points.luck_used} Luck" if points.luck_used else ""
-        said.append(f"Spent {points.bonus_used} of {pool.bonus} Bonus{luck} to lower {lowered}.")
+        paid = [*([f"{points.bonus_used} of {pool.bonus} Bonus"] if points.bonus_used else []),
+                *([f"{points.luck_used} Luck"] if points.luck_used else [])]
+        said.append(f"Spent {' and '.join(paid)} to lower {lowered}.")
     elif pool.bonus:
         said.append(f"Bonus {pool.bonus} is too little to turn a die into a success.")
     if pool.luck_spend is not None:

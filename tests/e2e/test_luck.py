@@ -5,8 +5,10 @@ it back. Seed 002: "The same applies if the player wants to spend any Luck Point
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 import skillcheck
+from app import result_html
 from playwright.sync_api import expect
 from test_page import fill, open_form
 from test_table import LOG_ENTRIES, lockpicking_roll, roll, stock, stored_log
@@ -66,3 +68,32 @@ def test_a_roll_shown_again_from_the_log_offers_no_luck(app):
     app.locator(LOG_ENTRIES).first.click()
     expect(app.locator("#result .source")).to_be_visible()
     expect(app.locator("#result .luck-offer")).to_have_count(0)
+
+
+def test_points_are_said_plainly_on_a_phone(app):
+    """Issue 35.8: the bar's chance says what only Luck reaches; an offer after a first spend
+    names the extra cost and the total; Luck alone is never said as "0 of 0 Bonus"."""
+    form = open_form(app, "pool")
+    fill(form, "Trait", 5)
+    fill(form, "Skill", 7)
+    fill(form, "DR", 3)
+    fill(form, "Luck", 5)
+    request = {"system": "pool", "trait": 5, "skill": 7, "dr": 3}
+    bare = skillcheck.odds({**request, "luck": 0})["success"]
+    with_luck = skillcheck.odds({**request, "luck": 5})["success"]
+    expect(app.locator("#roll-chance")).to_have_text(
+        f"{percent(bare)} to succeed · {percent(with_luck)} with Luck 5")
+    fill(form, "My dice", " ".join(map(str, DICE)))
+    roll(app)
+    result = app.locator("#result")
+    offers = result.get_by_role("group", name="Spend Luck on these dice?")
+    offers.get_by_role("button", name="Spend 2 Luck → Success (IoS 2)", exact=True).click()
+    expect(result.locator(".headline")).to_contain_text("Success (IoS 2)")
+    expect(offers.get_by_role("button")).to_have_text(
+        ["2 more Luck → Critical Success (4 in all)"])
+    expect(result.locator(".explain")).to_contain_text("Spent 2 Luck to lower")
+    expect(result.locator(".explain")).not_to_contain_text("Bonus")
+
+
+def percent(fraction: str) -> str:
+    return result_html.percent(Fraction(fraction))

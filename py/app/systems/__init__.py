@@ -63,6 +63,17 @@ def resource_of(system: object) -> Resource | None:
     return found.resource if found else None
 
 
+def points_offered(request: dict) -> tuple[str, str] | None:
+    """The spendable points a request offers (its system's resource field, above 0), as
+    (field, how a summary says them: "Luck 3"); None when it offers none."""
+    page = page_of(request.get("system"))
+    field = page.resource.field if page and page.resource else None
+    value = request.get(field) if field else None
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        return None
+    return field, page.said.get(field, field + " {}").format(value)
+
+
 def outcome_name(system: str, outcome: str) -> str:
     """The rulebook's name of an outcome ("Basic Success"), or the outcome as a sentence."""
     found = page_of(system)
@@ -78,4 +89,5 @@ def outcome_meaning(system: str, outcome: str) -> str:
 
 
 __all__ = ["FIRST", "FIRST_MODE", "PAGES", "SHEETS", "SKILL_LIST", "MissingPiece", "Resource",
-           "Reveal", "SystemPage", "outcome_meaning", "outcome_name", "page_of", "resource_of"]
+           "Reveal", "SystemPage", "outcome_meaning", "outcome_name", "page_of", "points_offered",
+           "resource_of"]
