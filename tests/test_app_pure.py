@@ -378,7 +378,7 @@ def test_d6_faces_have_their_pips_and_sixes_and_nines_are_underlined():
 # --- the page as shipped ---------------------------------------------------------------------
 
 def test_before_python_loads_the_button_waits_and_the_result_is_a_polite_live_region():
-    assert re.search(r'<button id="roll"[^>]*disabled>Waiting for Python…</button>', INDEX)
+    assert re.search(r'<button id="roll"[^>]*disabled>Loading the rules…</button>', INDEX)
     assert re.search(r'id="result"[^>]*role="status"[^>]*aria-live="polite"', INDEX)
     assert 'src="py/main.py"' in INDEX and 'src="static/js/sw-register.js"' in INDEX
 

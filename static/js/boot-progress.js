@@ -50,8 +50,8 @@ function render(detail) {
   bar.value = Math.min(detail.received, total);
   amount.textContent = `${megabytes(bar.value)} of ${megabytes(total)} MB`;
   if (root.dataset.stopped) return;
-  if (detail.received >= total) show("Starting Python…", "Waiting for Python to start…");
-  else show("Downloading Python…", "Waiting for Python to download…");
+  if (detail.received >= total) show("Setting up the rules…", "Almost ready…");
+  else show("Downloading the rules…", "Loading the rules…");
 }
 
 document.addEventListener("skillcheck:download", ({ detail }) => {

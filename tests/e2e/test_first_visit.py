@@ -57,10 +57,10 @@ def test_the_download_shows_its_progress_and_the_form_is_usable_meanwhile(fresh_
     # goto once stalled there past Playwright's 30 s on this link, for no cause found).
     page.goto(app_url + "#system=flip", wait_until="commit")
     status = page.locator("#boot-status")
-    expect(status).to_have_text("Downloading Python…", timeout=60_000)
-    bar = page.get_by_role("progressbar", name="Downloading Python…")
+    expect(status).to_have_text("Downloading the rules…", timeout=60_000)
+    bar = page.get_by_role("progressbar", name="Downloading the rules…")
     expect(bar).to_be_visible()
-    expect(page.locator("#roll")).to_have_text("Waiting for Python to download…")
+    expect(page.locator("#roll")).to_have_text("Loading the rules…")
     expect(page.locator("#roll")).to_be_disabled()
     rank = page.locator("#form-flip-unopposed").get_by_label(re.compile(r"^Rank\b"))
     rank.fill("4")  # while the runtime is still arriving
@@ -72,8 +72,8 @@ def test_the_download_shows_its_progress_and_the_form_is_usable_meanwhile(fresh_
     assert values == sorted(values), "the bar went backwards"
     assert values[0] < samples[0]["max"] / 2
     downloading = [s for s in samples if s["value"] < s["max"]]
-    assert downloading and all(s["status"] == "Downloading Python…" for s in downloading)
-    assert all(s["button"] == "Waiting for Python to download…" for s in downloading)
+    assert downloading and all(s["status"] == "Downloading the rules…" for s in downloading)
+    assert all(s["button"] == "Loading the rules…" for s in downloading)
     # Ready: the bar is full and out of the way, the button names the system's action.
     assert page.evaluate("[boot.hidden, document.getElementById('boot-bar').value"
                          " === document.getElementById('boot-bar').max]") == [True, True]

@@ -23,7 +23,7 @@ def test_the_form_can_be_filled_while_python_loads(fresh_context, app_url):
     page.route("**/*.wasm", lambda route: held.append(route))
     page.goto(app_url + "#system=flip", wait_until="domcontentloaded")
     expect(page.locator("#roll")).to_be_disabled()
-    expect(page.locator("#roll")).to_have_text(re.compile(r"^Waiting for Python"))
+    expect(page.locator("#roll")).to_have_text(re.compile(r"^Loading the rules"))
     rank = page.locator("#form-flip-unopposed").get_by_label(re.compile(r"^Rank\b"))
     rank.fill("4")
     page.get_by_role("radio", name="Opposed", exact=True).check()  # the pickers work too

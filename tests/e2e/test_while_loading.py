@@ -30,11 +30,29 @@ requestAnimationFrame(look);
 """
 
 
-@pytest.fixture
-def held(new_context) -> dict:
+# While loading: words about Python anywhere on screen, the loading status overlapping its
+# amount, and the form's labels left under the fixed roll bar once the page is scrolled down.
+LOADING_LOOK = """() => {
+  const over = (a, b) =>
+    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+  scrollTo(0, document.documentElement.scrollHeight);
+  const bar = box('.action');
+  const labels = [...document.querySelectorAll('.sysform label, .sysform legend')]
+    .filter(label => label.getBoundingClientRect().width > 0);
+  return {python: /python/i.test(document.body.innerText),
+          status: document.getElementById('boot-status').innerText,
+          crossed: over(box('#boot-status label'), box('#boot-amount')),
+          under: labels.filter(label => over(label.getBoundingClientRect(), bar))
+                       .map(label => label.innerText)};
+}"""
+
+
+@pytest.fixture(params=[PHONE_390])
+def held(new_context, request) -> dict:
     """A phone page whose Python entry script waits until `release()` (no service worker, which
     would answer it past the hold)."""
-    context = new_context(**PHONE_390, service_workers="block")
+    context = new_context(**request.param, service_workers="block")
     context.add_init_script(FRAMES)
     page = context.new_page()
     waiting = []
@@ -81,6 +99,25 @@ def test_a_linked_form_shows_from_the_first_paint_with_working_steppers(held, ap
     assert {tuple(f["shown"]) for f in frames} == {("form-flip-team",)}, "another form flashed"
     # never hidden while loading (a frame drawn before the form's layout has no step to see)
     assert {f["steps"] for f in frames} - {None} == {"visible"}
+
+
+@pytest.mark.parametrize("held", [{**PHONE, "viewport": {"width": width, "height": 640}}
+                                  for width in (320, 360, 390)],
+                         ids=["320 px", "360 px", "390 px"], indirect=True)
+def test_loading_speaks_of_the_rules_beside_the_form_a_first_visit_links(held, app_url):
+    """Issue 35, point 12: a first visit to a d10 pool link, the runtime still on its way."""
+    page: Page = held["page"]
+    page.goto(app_url + "#system=pool", wait_until="domcontentloaded")
+    expect(page.locator("#boot-status")).to_have_text("Setting up the rules…", timeout=30_000)
+    look = page.evaluate(LOADING_LOOK)
+    assert not look["python"], "the loading copy speaks of Python"
+    assert not look["crossed"], "the loading status runs into its amount"
+    assert look["under"] == [], f"form labels under the roll bar: {look['under']}"
+    expect(page.locator("#roll")).to_have_text("Almost ready…")
+    held["release"]()
+    frames = [f for f in page.evaluate("framesSeen") if f["shown"]]
+    assert frames and not frames[0]["ready"]
+    assert {tuple(f["shown"]) for f in frames} == {("form-pool",)}, "another form flashed"
 
 
 def test_a_page_without_a_link_shows_the_form_kept_from_the_last_visit(held, app_url):
