@@ -15,6 +15,7 @@ import pytest
 import skillcheck
 from app.character_form import GROUPS
 from app.characters import ASPECTS, LONGEST_NAME, LONGEST_NOTES, MOST_LUCK, MOST_SKILLS, MOST_XP
+from skillcheck.skills import ASPECT_NAMES
 
 import build
 from tools import page_macros
@@ -269,7 +270,8 @@ def test_editor_numbers_hold_what_the_engine_takes_in_the_field_they_fill(part):
         assert (int(control["min"]), int(control["max"])) == (spec["min"], spec["max"])
     if part == "aspects":
         assert [c["name"] for c in controls] == [f"aspects.{code}" for code in ASPECTS]
-        assert [c["label"] for c in controls] == list(ASPECTS)
+        assert [c["label"] for c in controls] == [  # by name where the text spells it, code aside
+            f"{ASPECT_NAMES[code]} {code}" if code in ASPECT_NAMES else code for code in ASPECTS]
 
 
 @pytest.mark.parametrize("group", GROUPS)

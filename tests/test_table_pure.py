@@ -191,10 +191,17 @@ def test_the_bar_speaks_of_a_difficulty_only_where_there_is_one():
     assert "Specialization: Climbing (flip+1)" in said and "GM sets the difficulty" in said
 
 
+def test_an_aspect_is_said_by_the_name_the_rules_give_it():
+    said = character_form.pick_said(MARA, "HS", "flip", "aspect")
+    assert said.startswith("Mara: Hard Strength is in the form.")
+    boxes = {box.key: box.label for box in character_form.FIXED["aspects"][1].boxes}
+    assert boxes["AI"] == "Acquired Intellect" and boxes["MC"] == "MC"  # the text spells out 4
+
+
 def test_the_sheet_lists_skills_then_aspects_and_stats_each_once():
     assert character_form.pick_options(MARA, "flip") == [
         ("Athletics", "Athletics"), ("Knowledge: History", "Knowledge: History"),
-        ("HS", "HS (aspect)"), ("AI", "AI (aspect)")]
+        ("HS", "Hard Strength (aspect)"), ("AI", "Acquired Intellect (aspect)")]
     assert character_form.pick_options(MARA, "fluke") == [("Run", "Run"), ("Hide", "Hide")]
     assert character_form.pick_options(MARA, "passages") == []
 

@@ -243,7 +243,7 @@ def pick_said(character: dict, name: str, system: str, mode: str | None, side: s
     """What the bar says after a pick filled the form (`mode` the form now shows, `side` the
     one filled): where it went, the specialization chosen, and what is left to set. An
     opposed flip has no difficulty: the other side is what the pick is tested against."""
-    said = [f"{character['name']}: {name} is in the form"
+    said = [f"{character['name']}: {PAGES[system].pick.spelled.get(name, name)} is in the form"
             + (f", on the {side}’s side." if side else ".")]
     if specialization:
         said.append(f"Specialization: {specialization} (flip+1); choose None if the GM does "
@@ -265,4 +265,6 @@ def pick_options(character: dict, system: str) -> list[tuple[str, str]]:
              **dict.fromkeys(sheet.get("stats", {}), " (stat)")}
     skills = sheet.get("skills", {})
     names = dict.fromkeys(pickable(character, system))  # a skill and a stat may share a name
-    return [(name, name + ("" if name in skills else marks.get(name, ""))) for name in names]
+    spelled = PAGES[system].pick.spelled
+    return [(name, spelled.get(name, name) + ("" if name in skills else marks.get(name, "")))
+            for name in names]

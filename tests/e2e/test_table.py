@@ -108,7 +108,8 @@ def pool_sheet(dialog: Locator) -> None:
 
 
 def pick(page: Page, name: str) -> None:
-    """Choose `name` from the picked character's sheet ("HS" is listed as "HS (aspect)")."""
+    """Choose `name` from the picked character's sheet ("Hard Strength" is listed as "Hard
+    Strength (aspect)")."""
     select = page.get_by_label("From the sheet")
     option = select.locator("option").filter(has_text=re.compile(rf"^{re.escape(name)}"))
     select.select_option(option.first.get_attribute("value"))
@@ -365,8 +366,8 @@ def test_roll_again_repeats_the_request_with_a_new_draw_even_after_a_reload(fres
 
 def flip_sheet(dialog: Locator) -> None:
     part = sheet_part(dialog, "Card flip sheet")
-    labelled(part, "HS").fill("4")
-    labelled(part, "AI").fill("2")
+    labelled(part, "Hard Strength").fill("4")
+    labelled(part, "Acquired Intellect").fill("2")
     skill = add_row(part, "Add a skill", "Skill 1")
     skill.get_by_label("Skill", exact=True).select_option("Athletics")
     labelled(skill, "Rank").fill("3")
@@ -399,7 +400,8 @@ def test_a_characters_skill_fills_the_form_and_rolls(app):
     expect(labelled(initiator, "Aspect")).to_have_value("2")
     expect(labelled(initiator, "Familiarity")).to_be_checked()
     expect(labelled(initiator, "Advanced skill")).to_be_checked()
-    pick(app, "HS")  # an aspect: the aspect check
+    pick(app, "Hard Strength")  # an aspect, by its name: the aspect check
+    expect(app.locator("#who-status")).to_contain_text("Mara: Hard Strength is in the form")
     expect(app.get_by_role("radio", name="Aspect", exact=True)).to_be_checked()
     expect(labelled(app.locator("#form-flip-aspect"), "Aspect")).to_have_value("4")
 

@@ -5,7 +5,7 @@ the sheet of aspects and skills, what a pick fills, its secret DTN, and its four
 from __future__ import annotations
 
 from skillcheck.registry import REGISTRY
-from skillcheck.skills import ASPECTS, BY_NAME
+from skillcheck.skills import ASPECT_NAMES, ASPECTS, BY_NAME
 
 from ..editor_boxes import Box, Fixed, Group, number, text
 from ..sheet_fields import LONGEST_NAME, fields_of, flag, named, spelled_as, within
@@ -98,7 +98,9 @@ def _row_controls(name: str, value: dict) -> dict:
 
 
 SHEET = Sheet("flip", "card flip sheet", "Card flip sheet: aspects and skills", read_sheet, (
-    Fixed("aspects", "Aspects", tuple(number(code, code, "", ASPECT) for code in ASPECTS)),
+    Fixed("aspects", "Aspects", tuple(number(code, ASPECT_NAMES.get(code, code),
+                                             code if code in ASPECT_NAMES else "", ASPECT)
+                                      for code in ASPECTS)),
     Group("skills", "Skills", None, "skill", (
         Box("skill", "Skill", kind="skill", wide=True),
         text("type", "Type", "Craft, Knowledge, Profession: which one"),
@@ -219,5 +221,6 @@ PAGE = SystemPage(
     chip_wraps=True,
     pick=Pick(side_of_mode={"opposed": "initiator", "team": "primary"},
               sides={"opposed": ("initiator", "opponent")},
-              skill_mode={"aspect": "unopposed"}, seed_skill=seed_skill),
+              skill_mode={"aspect": "unopposed"}, seed_skill=seed_skill,
+              spelled=ASPECT_NAMES),
 )

@@ -74,12 +74,15 @@ class Pick:
     mode fills unless the player chooses (`side_of_mode`), the sides a player may choose
     (`sides`), the mode a skill goes to from a mode that takes none (`skill_mode`), and whether
     a sheet's skill stands for a skill of the seed's list (`seed_skill`: its name → the seed's
-    skill or None), which the form's skill list then names, with its specializations."""
+    skill or None), which the form's skill list then names, with its specializations; and the
+    words for a sheet's name where the rules spell out what it abbreviates (`spelled`: an
+    aspect's code → "Hard Strength"), so a player never reads a bare code."""
 
     side_of_mode: dict[str, str] = field(default_factory=dict)
     sides: dict[str, tuple[str, ...]] = field(default_factory=dict)
     skill_mode: dict[str, str] = field(default_factory=dict)
     seed_skill: Callable[[str], object] | None = None
+    spelled: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
