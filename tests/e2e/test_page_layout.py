@@ -112,6 +112,52 @@ def test_light_and_dark_pass_the_wcag_aa_checks(booted, scheme):
         booted.emulate_media(color_scheme="light")
 
 
+# Each text of an unkept card against the paper under it, through every opacity above it: a
+# filter that is not a shadow changes colours in ways no computed style tells, so it is named.
+DIM_CARD_CONTRAST = """() => {
+    const rgb = s => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
+    const lum = c => c.map(v => (v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+                      .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const ratio = (a, b) => { const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+                              return (hi + 0.05) / (lo + 0.05); };
+    const behind = rgb(getComputedStyle(document.querySelector('.result-panel')).backgroundColor);
+    return [...document.querySelectorAll('#result .card.dim text')].map(text => {
+        let alpha = 1;
+        const filters = [];
+        for (let el = text; el !== document.body; el = el.parentElement) {
+            const style = getComputedStyle(el);
+            alpha *= Number(style.opacity);
+            const bare = style.filter.replace(/rgba?\\([^)]*\\)/g, '');
+            if (!/^(none|drop-shadow\\([^)]*\\)\\s*)+$/.test(bare)) filters.push(style.filter);
+        }
+        const under = text.classList.contains('court-letter') ? '.court' : '.paper';
+        const mix = c => c.map((v, i) => alpha * v + (1 - alpha) * behind[i]);
+        const ink = mix(rgb(getComputedStyle(text).fill));
+        const paper = mix(rgb(getComputedStyle(text.closest('svg').querySelector(under)).fill));
+        return {text: text.textContent, ratio: ratio(ink, paper), filters};
+    });
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_an_unkept_card_reads_at_4_5_to_1(booted, scheme):
+    booted.emulate_media(color_scheme=scheme)
+    try:
+        form = open_form(booted, "flip", "unopposed")
+        fill(form, "Rank", 5)
+        for _ in range(20):  # five cards flipped, one kept: the rest are dimmed
+            press_roll(booted)
+            if booted.locator("#result .card.dim").count():
+                break
+        booted.wait_for_timeout(700)  # let the flip finish before colours count
+        texts = booted.evaluate(DIM_CARD_CONTRAST)
+        assert texts, "no unkept card on show"
+        poor = [t for t in texts if t["ratio"] < 4.5 or t["filters"]]
+        assert not poor, poor
+    finally:
+        booted.emulate_media(color_scheme="light")
+
+
 def test_dark_follows_the_system(booted):
     booted.emulate_media(color_scheme="dark")
     try:
