@@ -158,6 +158,14 @@ def test_an_unkept_card_reads_at_4_5_to_1(booted, scheme):
         booted.emulate_media(color_scheme="light")
 
 
+def test_the_dr_box_says_what_its_number_is_and_its_range(booted):
+    """The d10 pool's DR box, heard or read, is the successes needed, within the rules' range."""
+    form = open_form(booted, "pool")
+    dr = skillcheck.pool.DR
+    expect(form.get_by_role("spinbutton", name="DR", exact=True)).to_have_accessible_description(
+        re.compile(rf"successes needed, {dr.lo}–{dr.hi}$"))
+
+
 def test_dark_follows_the_system(booted):
     booted.emulate_media(color_scheme="dark")
     try:
