@@ -81,7 +81,7 @@ def test_a_number_box_is_the_stepper_field_the_engine_describes():
     assert expand('  <sc-field id="pool-dr" field="pool.dr"></sc-field>\n') == (
         '  <div class="field num">\n'
         '    <label for="pool-dr">DR <small class="hint" id="pool-dr-hint" aria-hidden="true">'
-        'Difficulty Rating: successes needed</small></label>\n'
+        'Difficulty Rating: successes needed, 1–10</small></label>\n'
         '    <div class="stepper">\n'
         '      <button type="button" class="step" data-step="-1" tabindex="-1" '
         'aria-hidden="true">−</button>\n'

@@ -382,7 +382,7 @@ SYSTEM = System(
     name="pool", label="d10 pool", seed="002", button="Roll",
     outcomes=OUTCOMES, winners=WINNERS, resolve=resolve, odds=odds,
     fields=(TRAIT.shown("dice to roll", 5), SKILL.shown("succeeds at or under", 7),
-            DR.shown("Difficulty Rating: successes needed", 4, off_when="secret"),
+            DR.shown(f"Difficulty Rating: successes needed, {DR.lo}–{DR.hi}", 4, off_when="secret"),
             BONUS.shown("free increments"),
             LUCK.shown("only if it makes the DR"),
             SECRET.shown("the GM keeps the DR and judges the successes")),

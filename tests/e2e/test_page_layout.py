@@ -45,14 +45,16 @@ def test_the_form_can_be_filled_while_python_loads(fresh_context, app_url):
 
 
 def visible_targets(page: Page, form_id: str) -> list[dict]:
-    """Box of every visible control a thumb aims at: in the pickers, the shown form, the button,
-    the result's card choices. A tick box counts by its whole labelled row."""
+    """Box of every visible control a thumb aims at: in the pickers, the shown form, the button
+    and the chips beside it, the result's card choices and tools, the odds' rows and the log's
+    buttons (its ×). A tick box counts by its whole labelled row."""
     return page.evaluate(
         """formId => {
             const seen = [...document.querySelectorAll(
                 `.picker .chip, .modes .segment, #${formId} input:not([type=checkbox]),
                  #${formId} select, #${formId} button, #${formId} summary,
-                 #${formId} .field.check label, #roll, #result .keep-this`)];
+                 #${formId} .field.check label, #roll, .roll-chip, #result .keep-this,
+                 #result-tools button, #odds summary, .log-panel button`)];
             return seen.filter(el => el.getClientRects().length && getComputedStyle(el).visibility
                                !== 'hidden')
                        .map(el => { const r = el.getBoundingClientRect();
@@ -108,6 +110,60 @@ def test_light_and_dark_pass_the_wcag_aa_checks(booted, scheme):
             assert found.violations_count == 0, found.generate_report()
     finally:
         booted.emulate_media(color_scheme="light")
+
+
+# Each text of an unkept card against the paper under it, through every opacity above it: a
+# filter that is not a shadow changes colours in ways no computed style tells, so it is named.
+DIM_CARD_CONTRAST = """() => {
+    const rgb = s => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
+    const lum = c => c.map(v => (v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+                      .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const ratio = (a, b) => { const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+                              return (hi + 0.05) / (lo + 0.05); };
+    const behind = rgb(getComputedStyle(document.querySelector('.result-panel')).backgroundColor);
+    return [...document.querySelectorAll('#result .card.dim text')].map(text => {
+        let alpha = 1;
+        const filters = [];
+        for (let el = text; el !== document.body; el = el.parentElement) {
+            const style = getComputedStyle(el);
+            alpha *= Number(style.opacity);
+            const bare = style.filter.replace(/rgba?\\([^)]*\\)/g, '');
+            if (!/^(none|drop-shadow\\([^)]*\\)\\s*)+$/.test(bare)) filters.push(style.filter);
+        }
+        const under = text.classList.contains('court-letter') ? '.court' : '.paper';
+        const mix = c => c.map((v, i) => alpha * v + (1 - alpha) * behind[i]);
+        const ink = mix(rgb(getComputedStyle(text).fill));
+        const paper = mix(rgb(getComputedStyle(text.closest('svg').querySelector(under)).fill));
+        return {text: text.textContent, ratio: ratio(ink, paper), filters};
+    });
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_an_unkept_card_reads_at_4_5_to_1(booted, scheme):
+    booted.emulate_media(color_scheme=scheme)
+    try:
+        form = open_form(booted, "flip", "unopposed")
+        fill(form, "Rank", 5)
+        for _ in range(20):  # five cards flipped, one kept: the rest are dimmed
+            press_roll(booted)
+            if booted.locator("#result .card.dim").count():
+                break
+        booted.wait_for_timeout(700)  # let the flip finish before colours count
+        texts = booted.evaluate(DIM_CARD_CONTRAST)
+        assert texts, "no unkept card on show"
+        poor = [t for t in texts if t["ratio"] < 4.5 or t["filters"]]
+        assert not poor, poor
+    finally:
+        booted.emulate_media(color_scheme="light")
+
+
+def test_the_dr_box_says_what_its_number_is_and_its_range(booted):
+    """The d10 pool's DR box, heard or read, is the successes needed, within the rules' range."""
+    form = open_form(booted, "pool")
+    dr = skillcheck.pool.DR
+    expect(form.get_by_role("spinbutton", name="DR", exact=True)).to_have_accessible_description(
+        re.compile(rf"successes needed, {dr.lo}–{dr.hi}$"))
 
 
 def test_dark_follows_the_system(booted):
