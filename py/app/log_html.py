@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 
-from skillcheck import SYSTEMS
+from skillcheck import SYSTEMS, InvalidRequest, resolve
 
 from .check_words import system_name, title
 from .log_model import draw_of
@@ -54,6 +54,8 @@ def entry_html(entry: dict, when: Callable[[str], str], shown: int | None = None
     outcome = outcome_name(entry["request"].get("system", ""), entry["outcome"])  # as headlined
     if entry["kind"] == "reveal":
         outcome = f"Revealed: {outcome}"
+    if now := regraded(entry):
+        outcome = f"logged as {outcome}; {now} under the current rules"
     draw = draw_text(entry["request"])
     current = ' aria-current="true"' if entry["id"] == shown else ""
     return (f'<li class="log-row"><button type="button" class="log-entry" '
@@ -65,6 +67,25 @@ def entry_html(entry: dict, when: Callable[[str], str], shown: int | None = None
             + f'<span class="log-summary">{escape(entry["summary"])}</span>'
             + (f' <span class="log-draw">· {escape(draw)}</span>' if draw else "")
             + "</span></button>" + delete + "</li>")
+
+
+REGRADED = ("pool", "swift")  # systems whose degrees were ruled again on 2026-12-02
+
+
+def regraded(entry: dict) -> str:
+    """Today's outcome name ("Critical") when today's rules judge the stored request and draw
+    otherwise than the entry logged (the degree ruling changed); the entry itself is never
+    rewritten, so the log keeps what the player was told."""
+    request = entry["request"]
+    if request.get("system") not in REGRADED or not draw_of(request):
+        return ""
+    try:
+        now = resolve(request)["outcome"]
+    except InvalidRequest:
+        return ""
+    if now == entry["outcome"]:
+        return ""
+    return outcome_name(request["system"], now)
 
 
 def seed_mark(entry: dict) -> str:
