@@ -69,15 +69,12 @@ def entry_html(entry: dict, when: Callable[[str], str], shown: int | None = None
             + "</span></button>" + delete + "</li>")
 
 
-REGRADED = ("pool", "swift")  # systems whose degrees were ruled again on 2026-12-02
-
-
 def regraded(entry: dict) -> str:
     """Today's outcome name ("Critical") when today's rules judge the stored request and draw
     otherwise than the entry logged (the degree ruling changed); the entry itself is never
     rewritten, so the log keeps what the player was told."""
     request = entry["request"]
-    if request.get("system") not in REGRADED or not draw_of(request):
+    if not draw_of(request):  # the d10 pool's and Swift's degrees were ruled again 2026-12-02
         return ""
     try:
         now = resolve(request)["outcome"]
