@@ -51,11 +51,10 @@ def entry_html(entry: dict, when: Callable[[str], str], shown: int | None = None
         return (f'<li class="log-row"><p class="log-note" data-kind="{entry["kind"]}">{time}'
                 f'<span class="log-system">{named}</span>'
                 f'<span class="log-summary">{escape(entry["summary"])}</span></p>{delete}</li>')
-    outcome = outcome_name(entry["request"].get("system", ""), entry["outcome"])  # as headlined
+    outcome = regraded(entry) or outcome_name(entry["request"].get("system", ""),
+                                              entry["outcome"])  # as headlined
     if entry["kind"] == "reveal":
         outcome = f"Revealed: {outcome}"
-    if now := regraded(entry):
-        outcome = f"logged as {outcome}; {now} under the current rules"
     draw = draw_text(entry["request"])
     current = ' aria-current="true"' if entry["id"] == shown else ""
     return (f'<li class="log-row"><button type="button" class="log-entry" '
@@ -70,9 +69,10 @@ def entry_html(entry: dict, when: Callable[[str], str], shown: int | None = None
 
 
 def regraded(entry: dict) -> str:
-    """Today's outcome name ("Critical") when today's rules judge the stored request and draw
-    otherwise than the entry logged (the degree ruling changed); the entry itself is never
-    rewritten, so the log keeps what the player was told."""
+    """Both outcomes, "logged as Barely Succeeding; Critical Success under the current rules",
+    when today's rules judge the stored request and draw otherwise than the entry logged (the
+    degree ruling changed), else ""; the entry itself is never rewritten, so the log keeps what
+    the player was told."""
     request = entry["request"]
     if not draw_of(request):  # the d10 pool's and Swift's degrees were ruled again 2026-12-02
         return ""
@@ -82,7 +82,8 @@ def regraded(entry: dict) -> str:
         return ""
     if now == entry["outcome"]:
         return ""
-    return outcome_name(request["system"], now)
+    return (f"logged as {outcome_name(request['system'], entry['outcome'])}; "
+            f"{outcome_name(request['system'], now)} under the current rules")
 
 
 def seed_mark(entry: dict) -> str:

@@ -135,3 +135,9 @@ def test_an_entry_logged_under_the_old_degree_ruling_says_both(fresh_context, ap
     expect(entry).to_contain_text("logged as Barely Succeeding; Critical Success under the "
                                   "current rules")
     assert stored_log(page)["entries"][0]["outcome"] == "barely"
+    # the newest entry, shown again after the reload: judged today's way, saying what was logged
+    expect(entry).to_have_attribute("aria-current", "true")
+    result = page.locator("#result")
+    expect(result.locator("[data-outcome]")).to_have_attribute("data-outcome", "critical")
+    expect(result).to_contain_text("Logged as Barely Succeeding; Critical Success under the "
+                                   "current rules.")
