@@ -405,3 +405,21 @@ def test_only_an_opposed_flip_lets_the_player_choose_the_side_a_pick_fills():
     for system, mode in (("flip", "team"), ("flip", "unopposed"), ("pool", None)):
         assert character_form.sides_offered(system, mode) == ()
         assert character_form.side_for(system, mode, "opponent") != "opponent"
+
+
+@pytest.mark.parametrize("request_", [
+    {"system": "pool", "trait": 5, "skill": 5, "dr": 2, "bonus": 6, "dice": [6, 6, 6, 1, 9]},
+    {"system": "swift", "trait": 5, "skill": 5, "bonus": 4, "dice": [6, 6]},
+])
+def test_an_entry_logged_under_the_old_degree_ruling_says_both_outcomes(request_):
+    """Before 2026-12-02 a roll that needed points to meet its difficulty was Barely, however
+    far the points lifted it; the log keeps that and says what today's rules make of it."""
+    log = RollLog(MemoryStorage())
+    result = skillcheck.resolve(request_)
+    assert result["outcome"] == "critical"
+    old, _ = log.record_check({**result, "outcome": "barely"})  # as the old ruling stored it
+    line = log_html.entry_html(old, when)
+    assert (">logged as Barely Succeeding; Critical Success under the current rules<") in line
+    assert log.entries()[0]["outcome"] == "barely"  # the stored entry is not rewritten
+    today, _ = log.record_check(result)
+    assert "under the current rules" not in log_html.entry_html(today, when)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 
-from skillcheck import SYSTEMS
+from skillcheck import SYSTEMS, InvalidRequest, resolve
 
 from .check_words import system_name, title
 from .log_model import draw_of
@@ -51,7 +51,8 @@ def entry_html(entry: dict, when: Callable[[str], str], shown: int | None = None
         return (f'<li class="log-row"><p class="log-note" data-kind="{entry["kind"]}">{time}'
                 f'<span class="log-system">{named}</span>'
                 f'<span class="log-summary">{escape(entry["summary"])}</span></p>{delete}</li>')
-    outcome = outcome_name(entry["request"].get("system", ""), entry["outcome"])  # as headlined
+    outcome = regraded(entry) or outcome_name(entry["request"].get("system", ""),
+                                              entry["outcome"])  # as headlined
     if entry["kind"] == "reveal":
         outcome = f"Revealed: {outcome}"
     draw = draw_text(entry["request"])
@@ -65,6 +66,24 @@ def entry_html(entry: dict, when: Callable[[str], str], shown: int | None = None
             + f'<span class="log-summary">{escape(entry["summary"])}</span>'
             + (f' <span class="log-draw">· {escape(draw)}</span>' if draw else "")
             + "</span></button>" + delete + "</li>")
+
+
+def regraded(entry: dict) -> str:
+    """Both outcomes, "logged as Barely Succeeding; Critical Success under the current rules",
+    when today's rules judge the stored request and draw otherwise than the entry logged (the
+    degree ruling changed), else ""; the entry itself is never rewritten, so the log keeps what
+    the player was told."""
+    request = entry["request"]
+    if not draw_of(request):  # the d10 pool's and Swift's degrees were ruled again 2026-12-02
+        return ""
+    try:
+        now = resolve(request)["outcome"]
+    except InvalidRequest:
+        return ""
+    if now == entry["outcome"]:
+        return ""
+    return (f"logged as {outcome_name(request['system'], entry['outcome'])}; "
+            f"{outcome_name(request['system'], now)} under the current rules")
 
 
 def seed_mark(entry: dict) -> str:

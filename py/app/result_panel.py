@@ -17,7 +17,7 @@ from pyscript import web, when, window
 from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
-from . import browser, dom, forms, links, result_html, spending
+from . import browser, dom, forms, links, log_html, result_html, spending
 from .characters import SpendError, already_spent
 from .check_words import kind_of, title
 from .log_model import WHO, reveal_request, strip_draw
@@ -400,8 +400,10 @@ def show_entry(entry: dict) -> str | None:
     session.again = check["request"] if check else None
     session.again_who = who_of(check) if check else None
     seeded = any(logged.get("seed") is not None for logged in (entry, check) if logged)
+    regraded = log_html.regraded(entry)  # shown today's way, with what the log told the table
     show(Shown(result, source="log", entry=entry, time=entry["time"], who=who_of(entry),
-               seeded=seeded))  # a reveal logged before reveals kept the seed: its check's
+               seeded=seeded),  # a reveal logged before reveals kept the seed: its check's
+         notes=[f"{regraded[0].upper()}{regraded[1:]}."] if regraded else [])
     return None
 
 

@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import re
 
+import skillcheck
+from app import log_model
+from app.storage import MemoryStorage
 from playwright.sync_api import Page, expect
+from ready import wait_ready
 from test_page import fill, open_form
 from test_table import log_panel, new_character, pick, pool_sheet, roll, stored_log
 
@@ -112,3 +116,28 @@ def test_one_entry_is_deleted_after_a_question_and_the_shown_one_is_marked(app):
     expect(entries).to_have_count(2)
     assert [e["id"] for e in stored_log(app)["entries"]] == [ids[0], ids[2]]
     expect(log_panel(app)).to_contain_text("2 entries.")
+
+
+def test_an_entry_logged_under_the_old_degree_ruling_says_both(fresh_context, app_url):
+    """A Barely the old ruling logged (points lifted the roll to IoS 3) keeps its word in the
+    stored log and says, when the log is opened, what the current rules make of it."""
+    log = log_model.RollLog(MemoryStorage())
+    result = skillcheck.resolve({"system": "pool", "trait": 5, "skill": 5, "dr": 2, "bonus": 6,
+                                 "dice": [6, 6, 6, 1, 9]})
+    log.record_check({**result, "outcome": "barely"})  # as the old ruling stored it
+    page = fresh_context.new_page()
+    page.goto(app_url + "#system=pool")
+    wait_ready(page)
+    page.evaluate("raw => localStorage.setItem('skillcheck.log', raw)", log.export_json())
+    page.reload()
+    wait_ready(page)
+    entry = log_panel(page).locator(LOG_ENTRIES).first
+    expect(entry).to_contain_text("logged as Barely Succeeding; Critical Success under the "
+                                  "current rules")
+    assert stored_log(page)["entries"][0]["outcome"] == "barely"
+    # the newest entry, shown again after the reload: judged today's way, saying what was logged
+    expect(entry).to_have_attribute("aria-current", "true")
+    result = page.locator("#result")
+    expect(result.locator("[data-outcome]")).to_have_attribute("data-outcome", "critical")
+    expect(result).to_contain_text("Logged as Barely Succeeding; Critical Success under the "
+                                   "current rules.")
