@@ -86,3 +86,15 @@ def why_not(page: Page) -> str:
     lines += ["console:", *(f"  {line}" for line in console)] if console is not None \
         else ["console: (not recorded: not a watched context)"]
     return "\n".join(lines)
+
+
+def opened_with_log(context: BrowserContext, url: str, log_json: str) -> Page:
+    """A new page of `context` at `url`, ready, holding `log_json` as its stored roll log (put
+    there after a first start, then read by a reload, as a log another visit left would be)."""
+    page = context.new_page()
+    page.goto(url)
+    wait_ready(page)
+    page.evaluate("raw => localStorage.setItem('skillcheck.log', raw)", log_json)
+    page.reload()
+    wait_ready(page)
+    return page

@@ -9,7 +9,7 @@ import skillcheck
 from app import log_model
 from app.storage import MemoryStorage
 from playwright.sync_api import expect
-from ready import wait_ready
+from ready import opened_with_log
 
 TEAM = {"system": "flip", "mode": "team", "dtn": 15, "primary": {"rank": 3, "aspect": 2},
         "secondaries": [{"rank": 2, "aspect": 1} for _ in range(8)]}
@@ -35,12 +35,7 @@ def test_a_log_at_the_quota_drops_its_oldest_so_the_new_roll_is_saved(fresh_cont
     log = log_model.RollLog(MemoryStorage())
     for seed in range(40):  # team flips of 8 helpers: ~1,500 characters an entry
         log.record_check(skillcheck.resolve({**TEAM, "seed": seed}))
-    page = fresh_context.new_page()
-    page.goto(app_url + "#system=passages")
-    wait_ready(page)
-    page.evaluate("raw => localStorage.setItem('skillcheck.log', raw)", log.export_json())
-    page.reload()
-    wait_ready(page)
+    page = opened_with_log(fresh_context, app_url + "#system=passages", log.export_json())
     expect(page.locator("#log-list > li")).to_have_count(40)
     assert page.evaluate(FILL_THE_REST) > 1_000_000  # the browser's own quota, now reached
     oldest = stored_entries(page)[0]["id"]

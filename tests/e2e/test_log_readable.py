@@ -11,7 +11,7 @@ import skillcheck
 from app import log_model
 from app.storage import MemoryStorage
 from playwright.sync_api import Page, expect
-from ready import wait_ready
+from ready import opened_with_log
 from test_page import fill, open_form
 from test_table import log_panel, new_character, pick, pool_sheet, roll, stored_log
 
@@ -125,12 +125,7 @@ def test_an_entry_logged_under_the_old_degree_ruling_says_both(fresh_context, ap
     result = skillcheck.resolve({"system": "pool", "trait": 5, "skill": 5, "dr": 2, "bonus": 6,
                                  "dice": [6, 6, 6, 1, 9]})
     log.record_check({**result, "outcome": "barely"})  # as the old ruling stored it
-    page = fresh_context.new_page()
-    page.goto(app_url + "#system=pool")
-    wait_ready(page)
-    page.evaluate("raw => localStorage.setItem('skillcheck.log', raw)", log.export_json())
-    page.reload()
-    wait_ready(page)
+    page = opened_with_log(fresh_context, app_url + "#system=pool", log.export_json())
     entry = log_panel(page).locator(LOG_ENTRIES).first
     expect(entry).to_contain_text("logged as Barely Succeeding; Critical Success under the "
                                   "current rules")
