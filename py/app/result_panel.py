@@ -1,6 +1,7 @@
 """The result side of the page: a check rolled and shown, or a roll shown again — tapped in the
-log or opened from a replay link — which never draws anything new. Around a result: roll the
-same check again (Re-roll), share it as a link, and the GM's reveal of a secret difficulty.
+log or opened from a replay link — which never draws anything new. Around a result: take a roll
+made by mistake back (Undo, until the next roll), roll the same check again (Re-roll), share it
+as a link, and the GM's reveal of a secret difficulty.
 
 Data still flows one way: request → skillcheck → result → HTML; then, once the result is on
 screen, the log is written (log_panel.record). A check that costs a character Luck or XP is
@@ -20,7 +21,7 @@ from skillcheck import InvalidRequest
 from . import browser, dom, forms, links, log_html, result_html, spending
 from .characters import SpendError, already_spent
 from .check_words import kind_of, title
-from .log_model import WHO, reveal_request, strip_draw
+from .log_model import WHO, WithdrawError, reveal_request, strip_draw
 from .result_notes_html import (
     announce_html,
     is_secret,
@@ -174,12 +175,12 @@ def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
                          ) if shown.source else ""
     announce = announce_html(result) if is_secret(result) else ""
     heading = title(result["request"], **(shown.who or {}))
-    offers = shown.source is None and not shown.revealed
+    offers = shown.playable
     if offers:  # only what the picked character can still pay
         result = {**result, "luck_offers": characters_panel.affordable(result)}
     web.page["result"].innerHTML = source + announce + result_html.result_html(
         result, animate=animate, notes=tuple(notes), heading=heading, offers=offers,
-        seeded=shown.seeded)
+        seeded=shown.seeded, withdrawn=shown.withdrawn)
     log_panel.showing(shown)
     tools()
 
@@ -206,6 +207,7 @@ def tools() -> None:
     shown = session.shown
     result = shown and shown.result
     web.page["result-tools"].hidden = not (shown or session.again)
+    web.page["roll-undo"].hidden = not (shown and shown.playable)
     web.page["roll-again"].hidden = session.again is None
     if session.again is not None:  # what it repeats, whatever the form shows now
         web.page["roll-again"].textContent = "Re-roll " + title(session.again,
@@ -217,7 +219,7 @@ def tools() -> None:
     web.page["roll-last"].hidden = result is None
     web.page["roll-last"].innerHTML = result_html.last_html(
         result, kind_of(result["system"], result["request"].get("mode"))) if result else ""
-    page = page_of(result["system"]) if is_secret(result) else None
+    page = page_of(result["system"]) if is_secret(result) and not shown.withdrawn else None
     reveal = page.reveal if page else None
     web.page["reveal-form"].hidden = reveal is None
     if reveal:
@@ -259,8 +261,8 @@ def on_choose(event) -> None:
     judged again on the same draw."""
     button = event.target.closest("[data-keep], [data-luck-spend]")
     shown = session.shown
-    if is_none(button) or shown is None or shown.source or shown.revealed:
-        return  # a roll shown again is not played again, nor one the GM has judged
+    if is_none(button) or shown is None or not shown.playable:
+        return  # a roll shown again is not played again, nor one judged or withdrawn
     request = shown.result["request"]
     if button.hasAttribute("data-keep"):
         request = forms.with_value(request, button.getAttribute("data-keep-path"),
@@ -268,6 +270,38 @@ def on_choose(event) -> None:
     else:
         request = {**request, "luck_spend": int(button.getAttribute("data-luck-spend"))}
     perform(request, animate=False, refit=True)
+
+
+@when("click", "#roll-undo")
+@browser.guarded
+async def on_undo(event) -> None:
+    """The roll shown taken back: its log entry kept and marked withdrawn, what it spent given
+    back, in one turn at the cross-tab lock, read when that turn comes (the roll's own entry is
+    written by then: changes keep their order). The roll stays on screen, struck through."""
+    shown = session.shown
+    if shown is None or not shown.playable:
+        return
+    web.page["roll-undo"].disabled = True
+
+    def withdraw() -> spending.Withdrawn:
+        if shown.entry is None:
+            raise WithdrawError("That roll never reached the log, so there is nothing to "
+                                "withdraw.")
+        return spending.withdraw(session.roster, session.log, shown.entry["id"])
+    try:
+        withdrawn = await browser.change(withdraw)
+    except WithdrawError as error:
+        browser.trouble(str(error))
+        return
+    finally:
+        web.page["roll-undo"].disabled = False
+    shown.withdrawn, shown.entry = True, withdrawn.entry
+    characters_panel.render()
+    if session.shown is shown:
+        show(shown, notes=["Withdrawn: this roll no longer counts; the log keeps it struck "
+                           "through.", *withdrawn.given, *withdrawn.warnings])
+        web.page["result-heading"]._dom_element.focus()
+    log_panel.render()
 
 
 @when("click", "#roll-again")
@@ -401,9 +435,13 @@ def show_entry(entry: dict) -> str | None:
     session.again_who = who_of(check) if check else None
     seeded = any(logged.get("seed") is not None for logged in (entry, check) if logged)
     regraded = log_html.regraded(entry)  # shown today's way, with what the log told the table
+    withdrawn = "withdrawn" in entry
+    notes = [f"{regraded[0].upper()}{regraded[1:]}."] if regraded else []
+    if withdrawn:
+        notes.insert(0, "Withdrawn: this roll was taken back and no longer counts.")
     show(Shown(result, source="log", entry=entry, time=entry["time"], who=who_of(entry),
-               seeded=seeded),  # a reveal logged before reveals kept the seed: its check's
-         notes=[f"{regraded[0].upper()}{regraded[1:]}."] if regraded else [])
+               seeded=seeded, withdrawn=withdrawn),  # a reveal logged before reveals kept
+         notes=notes)  # the seed: its check's
     return None
 
 
