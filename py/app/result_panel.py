@@ -298,8 +298,8 @@ async def on_undo(event) -> None:
     shown.withdrawn, shown.entry = True, withdrawn.entry
     characters_panel.render()
     if session.shown is shown:
-        show(shown, notes=["Withdrawn: this roll no longer counts; the log keeps it struck "
-                           "through.", *withdrawn.given, *withdrawn.warnings])
+        show(shown, notes=[" ".join(["Withdrawn: this roll no longer counts; the log keeps it "
+                                     "struck through.", *withdrawn.given]), *withdrawn.warnings])
         web.page["result-heading"]._dom_element.focus()
     log_panel.render()
 
