@@ -21,6 +21,7 @@ from skillcheck import InvalidRequest
 from . import browser, dom, forms, links, log_html, result_html, spending
 from .characters import SpendError, already_spent
 from .check_words import kind_of, title
+from .landed_html import landed_html
 from .log_model import WHO, WithdrawError, reveal_request, strip_draw
 from .result_notes_html import (
     announce_html,
@@ -175,12 +176,13 @@ def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
                          ) if shown.source else ""
     announce = announce_html(result) if is_secret(result) else ""
     heading = title(result["request"], **(shown.who or {}))
+    landed = landed_html(result)
     offers = shown.playable
     if offers:  # only what the picked character can still pay
         result = {**result, "luck_offers": characters_panel.affordable(result)}
     web.page["result"].innerHTML = source + announce + result_html.result_html(
         result, animate=animate, notes=tuple(notes), heading=heading, offers=offers,
-        seeded=shown.seeded, withdrawn=shown.withdrawn)
+        seeded=shown.seeded, withdrawn=shown.withdrawn, landed=landed)
     log_panel.showing(shown)
     tools()
 

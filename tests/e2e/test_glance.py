@@ -63,6 +63,10 @@ def test_roll_and_its_chance_stay_in_view_and_the_result_follows(screen, system,
     headline = screen.locator("#result .headline")
     expect(headline).to_be_visible()
     comes_into_view(screen, "#result .headline")
+    # Issue 35.4: the chance it was rolled at and where it landed, on screen with the headline.
+    expect(screen.locator("#result .had")).to_have_text(f"it had {chance} to succeed")
+    assert in_view(screen, "#result .had") and in_view(screen, "#result .outcome-bar")
+    expect(screen.locator("#result .outcome-bar rect.landed")).to_have_count(1)
     if screen.evaluate(FITS):  # the buttons under it too, above the phone's bar
         comes_into_view(screen, "#roll-again")
         assert in_view(screen, "#share") and in_view(screen, "#result .headline")
