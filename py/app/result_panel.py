@@ -19,6 +19,7 @@ from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
 from . import browser, dom, forms, links, log_html, result_html, spending
+from .adjust_html import adjust_html, adjusted
 from .characters import SpendError, already_spent
 from .check_words import kind_of, title
 from .landed_html import landed_html
@@ -176,15 +177,39 @@ def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
                          ) if shown.source else ""
     announce = announce_html(result) if is_secret(result) else ""
     heading = title(result["request"], **(shown.who or {}))
-    landed = landed_html(result)
+    glance = landed_html(result) + knobs_html(result)
     offers = shown.playable
     if offers:  # only what the picked character can still pay
         result = {**result, "luck_offers": characters_panel.affordable(result)}
     web.page["result"].innerHTML = source + announce + result_html.result_html(
         result, animate=animate, notes=tuple(notes), heading=heading, offers=offers,
-        seeded=shown.seeded, withdrawn=shown.withdrawn, landed=landed)
+        seeded=shown.seeded, withdrawn=shown.withdrawn, glance=glance)
     log_panel.showing(shown)
     tools()
+
+
+def knobs_html(result: dict) -> str:
+    """The −/+ of the numbers most changed between rolls, under a result of the form on
+    screen (a roll of another system or mode has none: they would step a form not shown)."""
+    request = result["request"]
+    shown_here = (request.get("system"), request.get("mode")) == dom.chosen()
+    if not shown_here:
+        return ""
+    form = dom.active_form()
+    knobs = [dom.knob(form, field) for field in adjusted(*dom.chosen())]
+    return adjust_html([knob for knob in knobs if knob is not None])
+
+
+def _redraw_knobs() -> None:
+    """Each knob shows what its box holds now, and which ways it can still step."""
+    form = dom.active_form()
+    for field in adjusted(*dom.chosen()):
+        found = dom.knob(form, field)
+        for shown in web.page.find(f'#result [data-adjust-value="{field}"]'):
+            shown.textContent = found.value if found else ""
+        for button in web.page.find(f'#result [data-adjust="{field}"]'):
+            way = int(button.getAttribute("data-adjust-step"))
+            button.disabled = not (found and (found.up if way > 0 else found.down))
 
 
 def inputs_shown(request: dict) -> list[tuple[str, str]]:
@@ -272,6 +297,25 @@ def on_choose(event) -> None:
     else:
         request = {**request, "luck_spend": int(button.getAttribute("data-luck-spend"))}
     perform(request, animate=False, refit=True)
+
+
+@when("click", "#result")
+@browser.guarded
+def on_adjust(event) -> None:
+    """A knob under the result: one step of the form's own box (dom.step), which the form
+    hears as typing: the odds and the roll bar's chance follow, and the next Roll takes it."""
+    button = event.target.closest("[data-adjust]")
+    if is_none(button):
+        return
+    dom.step(dom.active_form(), button.getAttribute("data-adjust"),
+             int(button.getAttribute("data-adjust-step")))
+    _redraw_knobs()
+
+
+@when("input", "#check")
+def on_form_input(event) -> None:
+    """A box typed in (or stepped) in the form: the knobs under the result show it too."""
+    _redraw_knobs()
 
 
 @when("click", "#roll-undo")
