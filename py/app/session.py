@@ -58,6 +58,7 @@ class Session:
     log_filter: str = ""  # a system's name, or "" for every system
     log_name: str = ""  # a character's name, or "" for everyone's rolls
     log_search: str = ""  # words an entry must hold, or ""
+    log_whose: str = ""  # "mine", "table" (rolls added from other phones), or "" for every roll
     log_drawn: int = PAGE  # how many of the (filtered) entries the list draws
     # the characters panel
     picked: int | None = None  # the character rolling, by id
