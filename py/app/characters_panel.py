@@ -293,7 +293,9 @@ def open_editor(character: dict | None) -> None:
         details.open = False
     web.page["editor-delete"].hidden = character is None
     session.opened = _would_save()
-    web.page["character-editor"]._dom_element.showModal()
+    dialog = web.page["character-editor"]._dom_element
+    if not dialog.open:  # open already when its own offer of a draft is taken
+        dialog.showModal()
     web.page["ce-name"]._dom_element.focus()
     offer_draft()
 
@@ -353,10 +355,12 @@ def on_editor_closed(event) -> None:
     offer_draft()
 
 
-def _would_save() -> dict:
-    """What Save would save now; while the editor holds something Save would refuse (a new
-    character still without a name), its boxes as typed."""
-    tree = forms.tree_from(dom.controls(_editor(), closed_too=True))
+def _would_save(controls: list | None = None) -> dict:
+    """What Save would save now from the editor's `controls` (dom.controls: read now, unless
+    given); while the editor holds something Save would refuse (a new character still without
+    a name), its boxes as typed."""
+    tree = forms.tree_from(dom.controls(_editor(), closed_too=True) if controls is None
+                           else controls)
     try:
         return character_form.character_fields(tree)[0]
     except FieldError:
@@ -566,10 +570,11 @@ async def delete(character: dict) -> None:
 def keep_draft() -> None:
     """Keep what the editor holds as the one draft, for a reload to offer back; an editor
     holding nothing Save would keep has none (its own, written before, goes)."""
-    if not unsaved():
+    controls = dom.controls(_editor(), closed_too=True)
+    if _would_save(controls) == session.opened:  # nothing Save would keep (unsaved)
         _forget_own_draft()
         return
-    values = {name: raw for name, _, raw in dom.controls(_editor(), closed_too=True)}
+    values = {name: raw for name, _, raw in controls}
     session.draft_kept = editor_draft.keep(
         session.storage, editor_draft.begun(values, session.opened_as))
     offer_draft()
