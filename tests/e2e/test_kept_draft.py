@@ -102,15 +102,25 @@ def test_the_editor_opened_on_a_kept_draft_offers_it_and_typing_replaces_it(app)
     editor = app.get_by_role("dialog", name="New character")
     inside = offer(editor, "unsaved changes to Mara from")
     expect(inside).to_be_visible()
-    editor.get_by_label("Name", exact=True).fill("Ben")  # one draft at a time: now this one
+    editor.get_by_role("textbox", name="Name", exact=True).fill("Ben")  # one draft at a time
     expect(inside).to_be_hidden()
     assert stored(app, DRAFT)["values"]["name"] == "Ben"
+
+    reload(app)
+    mara = edit(app, "Mara")
+    inside = offer(mara, "an unsaved new character, Ben, from")
+    expect(inside).to_be_visible()
+    inside.get_by_role("button", name="Restore").click()  # from inside the open editor
+    expect(editor).to_be_visible()
+    expect(editor.get_by_role("textbox", name="Name", exact=True)).to_have_value("Ben")
+    expect(inside).to_be_hidden()
     editor.get_by_role("button", name="Cancel").click()
     app.get_by_role("dialog", name="Drop this new character? Nothing is saved.").get_by_role(
         "button", name="Drop changes").click()
     expect(editor).to_be_hidden()
     assert stored(app, DRAFT) is None
     expect(any_offer(app)).to_have_count(0)
+    assert [c["name"] for c in stored(app, "skillcheck.characters")["characters"]] == ["Mara"]
 
 
 @pytest.fixture
@@ -177,3 +187,31 @@ def test_a_draft_of_a_character_changed_since_keeps_its_values_over_the_new_ones
     expect(editor).to_be_hidden()
     mara = stored(a, "skillcheck.characters")["characters"][0]
     assert (mara["notes"], mara["luck"]) == ("Owes the guild.", 1)
+
+
+def test_a_draft_of_a_character_deleted_since_is_restored_as_a_new_one(tabs):
+    a, b = tabs
+    new_character(a, "Mara", luck=3)
+    editor = edit(a, "Mara")
+    editor.get_by_label("Notes").fill("Owes the guild.")
+    expect(offer(b, "unsaved changes to Mara from")).to_be_visible()
+    b.get_by_label("Character", exact=True).select_option(label="Mara")
+    edit(b, "Mara").get_by_role("button", name="Delete").click()
+    b.get_by_role("dialog", name=re.compile("^Delete Mara")).get_by_role(
+        "button", name="Delete").click()
+    expect(b.get_by_label("Character", exact=True).locator("option")).to_have_count(1)
+    assert stored(b, DRAFT) is None  # deleted: its draft goes with it
+
+    editor.get_by_label("Notes").fill("Owes the guild. Paid.")  # a still has her open
+    kept = offer(b, "unsaved changes to Mara from")
+    expect(kept).to_contain_text(
+        "Mara was deleted since: restoring keeps them as a new character.")
+    kept.get_by_role("button", name="Restore").click()
+    fresh = b.get_by_role("dialog", name="New character")
+    expect(fresh.get_by_label("Notes")).to_have_value("Owes the guild. Paid.")
+    expect(fresh.get_by_role("textbox", name="Name", exact=True)).to_have_value("Mara")
+    expect(fresh.get_by_role("alert")).to_contain_text("Mara was deleted since")
+    fresh.get_by_role("button", name="Save").click()
+    expect(fresh).to_be_hidden()
+    mara = stored(b, "skillcheck.characters")["characters"]
+    assert [(c["name"], c["notes"]) for c in mara] == [("Mara", "Owes the guild. Paid.")]
