@@ -8,13 +8,14 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
+import test_two_tabs
 from playwright.sync_api import Locator, Page, expect
 from ready import wait_ready
 from test_page import fill, labelled, open_form
 from test_table import named_row, new_character, roll, sheet_part
 
 DRAFT = "skillcheck.draft"
+tabs = test_two_tabs.tabs  # two pages of one new, empty profile, both ready
 
 
 def offer(scope: Page | Locator, words: str) -> Locator:
@@ -121,18 +122,6 @@ def test_the_editor_opened_on_a_kept_draft_offers_it_and_typing_replaces_it(app)
     assert stored(app, DRAFT) is None
     expect(any_offer(app)).to_have_count(0)
     assert [c["name"] for c in stored(app, "skillcheck.characters")["characters"]] == ["Mara"]
-
-
-@pytest.fixture
-def tabs(module_contexts, app_url) -> tuple[Page, Page]:
-    """Two phone-sized pages of a new, empty browser profile (one localStorage), both ready."""
-    context = module_contexts()
-    pages = []
-    for _ in range(2):
-        page = context.new_page()
-        page.goto(app_url + "#system=pool")
-        pages.append(wait_ready(page))
-    return pages[0], pages[1]
 
 
 def test_a_draft_typed_in_one_tab_is_offered_in_the_other_and_a_save_ends_it(tabs):
