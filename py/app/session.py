@@ -65,6 +65,7 @@ class Session:
     editing: int | None = None  # the character in the editor; None for a new one
     opened: dict | None = None  # the editor's fields as it opened, to see unsaved edits
     opened_as: dict | None = None  # the character as it opened: what a save merges against
+    draft_kept: str | None = None  # the editor's draft as this tab last wrote or restored it
     filled: tuple[str, str, dict] | None = None  # (system, sheet's name, values) of the last pick
     fill_form: Callable[[str | None, dict], None] | None = None  # main.py's: a pick's values
     # the form
