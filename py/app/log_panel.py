@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pyscript import web, when
 from pyscript.ffi import is_none
 
-from . import browser, log_html
+from . import browser, log_html, tonight, tonight_html
 from .browser import guarded
 from .log_model import RollLog
 from .session import Session, Shown
@@ -64,8 +64,19 @@ def render() -> None:
     web.page["log-character"].value = session.log_name
     web.page["log-character-field"].hidden = not names
     web.page["log-whose-field"].hidden = not (session.log_whose or log().entries(whose="table"))
-    for control in ("log-export", "log-clear"):
+    for control in ("log-export", "log-clear", "log-tonight"):
         web.page[control].disabled = not len(log())
+    if not web.page["tonight"].hidden:
+        render_tonight()
+
+
+def render_tonight(announce: bool = False) -> None:
+    """The evening's runs, drawn again whenever the log changes while the view is open; one
+    sentence said aloud when it opens (the table's, or the one character's)."""
+    runs = tonight.runs(log().entries())
+    web.page["tonight-runs"].innerHTML = tonight_html.tonight_html(runs)
+    if announce:
+        web.page["tonight-said"].textContent = tonight.sentence(runs[-1]) if runs else ""
 
 
 def showing(shown: Shown | None) -> None:
@@ -141,6 +152,18 @@ def on_narrow(event) -> None:
     setattr(session, NARROWING[event.target.id], str(event.target.value))
     session.log_drawn = log_html.PAGE
     render()
+
+
+@when("click", "#log-tonight")
+@guarded
+def on_tonight(event) -> None:
+    """Open or close the evening's luck under the log's count."""
+    opening = web.page["tonight"].hidden
+    web.page["tonight"].hidden = not opening
+    web.page["log-tonight"].setAttribute("aria-expanded", "true" if opening else "false")
+    web.page["tonight-said"].textContent = ""
+    if opening:
+        render_tonight(announce=True)
 
 
 @when("click", "#log-list")
