@@ -298,7 +298,14 @@ def odds(request: dict) -> dict:
         totals = tally(ways.items(), lambda counted: counted[1], total)  # the successes
         return {"outcomes": {"secret": Fraction(1)}, "success": None, "totals": totals}
 
+    return _judged_odds(pool, ways)
+
+
+def _judged_odds(pool: Check, ways: dict[tuple[int, int], int]) -> dict:
+    """The odds answer from `ways` (success_ways' count of each (natural, successes))."""
+    total = FACES ** pool.trait
     outcomes: dict[str, Fraction] = {}
+    ways = dict(ways)
     if pool.flub_possible:
         # Every die succeeds naturally; a roll with three or more 10s is flubbed instead.
         flubbed = sum(comb(10, j) * 9 ** (10 - j) for j in range(3, 11))
@@ -306,6 +313,80 @@ def odds(request: dict) -> dict:
         ways[(10, 10)] -= flubbed
     outcomes |= tally(ways.items(), lambda counted: pool.degree_of(*counted), total)
     return odds_from(outcomes, WINNERS)
+
+
+def luck_ladder(request: dict, most: int) -> list[dict]:
+    """odds(request) with luck 0, 1, … `most` (the request's own luck ignored), in one pass
+    over the rolls: for each kind of roll, what the bonus alone buys and how much Luck would
+    lift it to the DR (luck_needed_ways); row n buys the DR wherever that is n or less.
+    """
+    pool = read({**request, "luck": most})
+    if pool.too_difficult or pool.dr is None:  # Luck changes nothing here
+        return [odds({**request, "luck": luck}) for luck in range(most + 1)]
+    top = FACES - pool.skill
+    rows: list[dict[tuple[int, int], int]] = [{} for _ in range(most + 1)]
+    for natural in range(pool.trait + 1):
+        failing = pool.trait - natural
+        if failing and not top:
+            continue
+        short = max(pool.dr - natural, 0)
+        base = comb(pool.trait, natural) * pool.skill ** natural
+        for (by_bonus, needed), w in luck_needed_ways(failing, top, short, pool.bonus,
+                                                     most).items():
+            for luck, ways in enumerate(rows):
+                bought = short if needed is not None and needed <= luck else by_bonus
+                key = (natural, natural + bought)
+                ways[key] = ways.get(key, 0) + base * w
+    return [_judged_odds(pool, ways) for ways in rows]
+
+
+def luck_needed_ways(count: int, top: int, short: int, bonus: int,
+                     most: int) -> dict[tuple[int, int | None], int]:
+    """Of the top**count ways `count` failing dice can fall, how many give each (dice the bonus
+    alone buys, Luck that would lift them to the DR): None where Luck is never spent (the bonus
+    reaches the DR alone, or nothing is short), `most` + 1 where it would take more than `most`.
+
+    bought_ways' programme, placing the dice face by face in cost order, settled once the
+    answer is known for every Luck up to `most` at once.
+    """
+    if count == 0:
+        return {(0, None): 1}
+    done: dict[tuple[int, int | None], int] = {}
+    states = {(0, 0, 0): 1}
+    for cost in range(1, top + 1):
+        dearer = top - cost
+        nxt: dict[tuple[int, int, int], int] = {}
+        for (by_bonus, placed, spent), w in states.items():
+            left = count - placed
+            for here in range(left + 1) if dearer else (left,):
+                placed2, spent2 = placed + here, spent + here * cost
+                by_bonus2 = (placed + min(here, (bonus - spent) // cost) if by_bonus == placed
+                             else by_bonus)
+                ways = w * comb(left, here)
+                final = _needed(by_bonus2, placed2, spent2, count - placed2, cost, top, short,
+                                bonus, most)
+                if final is None:
+                    key = (by_bonus2, placed2, spent2)
+                    nxt[key] = nxt.get(key, 0) + ways
+                else:
+                    done[final] = done.get(final, 0) + ways * dearer ** (count - placed2)
+        states = nxt
+    return done
+
+
+def _needed(by_bonus: int, placed: int, spent: int, left: int, cost: int, top: int, short: int,
+            bonus: int, most: int) -> tuple[int, int | None] | None:
+    """(dice the bonus buys, Luck needed to reach the DR), if decided after placing faces up
+    to `cost`: _settled's cases, for every Luck up to `most` at once."""
+    if by_bonus == placed:  # the bonus has paid for every die so far, and may pay for more
+        return (placed + left, None) if spent + left * top <= bonus else None
+    if by_bonus >= short:  # the bonus alone reaches the DR: luck stays home
+        return by_bonus, None
+    if placed >= short:  # the cheapest `short` dice are placed: they cost this much
+        return by_bonus, spent - (placed - short) * cost - bonus
+    if spent + (short - placed) * (cost + 1) > bonus + most:  # beyond any Luck in the ladder
+        return by_bonus, most + 1
+    return None
 
 
 def success_ways(pool: Check) -> dict[tuple[int, int], int]:
@@ -388,4 +469,5 @@ SYSTEM = System(
             SECRET.shown("the GM keeps the DR and judges the successes")),
     draw=Form("dice", f"one 1–{FACES} per Trait, like 3 9 10"),
     difficulty=DR.read, difficulty_keys=("dr",),
+    ladders={"luck": luck_ladder},
 )
