@@ -35,9 +35,19 @@ def test_the_heaviest_pools_and_their_edges(request_):
     assert odds_by(request_, "luck", 10) == one_by_one(request_, "luck", 10)
 
 
+@settings(max_examples=60, deadline=None)
+@given(count=st.integers(1, 12), plan=st.integers(-15, 15), challenge=st.booleans(),
+       insurance=st.integers(0, 20), most=st.integers(0, 12))
+def test_the_d6_pools_insurance_counted_once_is_odds_once_per_insurance(count, plan, challenge,
+                                                                        insurance, most):
+    request = {"system": "fluke", "dice_count": count, "plan": plan, "challenge": challenge,
+               "insurance": insurance}
+    assert odds_by(request, "insurance", most) == one_by_one(request, "insurance", most)
+
+
 @pytest.mark.parametrize(("request_", "field"), [
     ({"system": "swift", "trait": 4, "skill": 3, "bonus": 2}, "luck"),
-    ({"system": "fluke", "dice_count": 5, "plan": 2}, "insurance"),
+    ({"system": "fluke", "dice_count": 20, "plan": -30}, "insurance"),
     ({"system": "pool", "trait": 5, "skill": 6, "dr": 3, "luck": 2}, "bonus"),
 ])
 def test_other_fields_are_odds_once_per_value(request_, field):
