@@ -340,14 +340,19 @@ def luck_ladder(request: dict, most: int) -> list[dict]:
     return [_judged_odds(pool, ways) for ways in rows]
 
 
-def luck_needed_ways(count: int, top: int, short: int, bonus: int,
-                     most: int) -> dict[tuple[int, int | None], int]:
-    """Of the top**count ways `count` failing dice can fall, how many give each (dice the bonus
-    alone buys, Luck that would lift them to the DR): None where Luck is never spent (the bonus
-    reaches the DR alone, or nothing is short), `most` + 1 where it would take more than `most`.
+def luck_needed_ways(count: int, top: int, short: int, bonus: int, most: int,
+                     within: bool = False) -> dict[tuple[int, int | None], int]:
+    """Of the top**count ways `count` failing dice (costs 1..top) can fall, how many give each
+    (dice the bonus alone buys, Luck that would lift them to the DR) when `short` more successes
+    would reach it: None where Luck is never spent (the bonus reaches the DR alone, or nothing
+    is short), `most` + 1 where it would take more than `most`. `within`: only Luck `most`
+    matters (one request's odds), and a need known to be at most `most` is said as 0.
 
-    bought_ways' programme, placing the dice face by face in cost order, settled once the
-    answer is known for every Luck up to `most` at once.
+    The dice are placed face by face in cost order, so what is bought is always a cheapest-first
+    prefix. A state is (bought by bonus alone, dice placed, their total cost); it is settled — and
+    the dice still to come spread over the dearer faces at once — as soon as the answer is known
+    for every Luck up to `most` (see _needed), which keeps the states few however large bonus
+    and Luck are.
     """
     if count == 0:
         return {(0, None): 1}
@@ -364,7 +369,7 @@ def luck_needed_ways(count: int, top: int, short: int, bonus: int,
                              else by_bonus)
                 ways = w * comb(left, here)
                 final = _needed(by_bonus2, placed2, spent2, count - placed2, cost, top, short,
-                                bonus, most)
+                                bonus, most, within)
                 if final is None:
                     key = (by_bonus2, placed2, spent2)
                     nxt[key] = nxt.get(key, 0) + ways
@@ -375,17 +380,19 @@ def luck_needed_ways(count: int, top: int, short: int, bonus: int,
 
 
 def _needed(by_bonus: int, placed: int, spent: int, left: int, cost: int, top: int, short: int,
-            bonus: int, most: int) -> tuple[int, int | None] | None:
+            bonus: int, most: int, within: bool) -> tuple[int, int | None] | None:
     """(dice the bonus buys, Luck needed to reach the DR), if decided after placing faces up
-    to `cost`: _settled's cases, for every Luck up to `most` at once."""
+    to `cost`, for every Luck up to `most` at once (`within`: for Luck `most` alone)."""
     if by_bonus == placed:  # the bonus has paid for every die so far, and may pay for more
         return (placed + left, None) if spent + left * top <= bonus else None
     if by_bonus >= short:  # the bonus alone reaches the DR: luck stays home
         return by_bonus, None
     if placed >= short:  # the cheapest `short` dice are placed: they cost this much
         return by_bonus, spent - (placed - short) * cost - bonus
-    if spent + (short - placed) * (cost + 1) > bonus + most:  # beyond any Luck in the ladder
+    if spent + (short - placed) * (cost + 1) > bonus + most:  # even the cheapest rest is too dear
         return by_bonus, most + 1
+    if within and spent + (short - placed) * top <= bonus + most:  # even the dearest rest is not
+        return by_bonus, 0
     return None
 
 
@@ -393,7 +400,7 @@ def success_ways(pool: Check) -> dict[tuple[int, int], int]:
     """Of the 10**trait rolls, how many give each (natural successes, successes after points).
 
     The natural successes are placed first (C(trait, n) · skill**n ways); the failing dice then go
-    through a dynamic programme over their faces in cost order (bought_ways).
+    through a dynamic programme over their faces in cost order (luck_needed_ways).
     """
     top = FACES - pool.skill  # the dearest failing face costs this much
     ways: dict[tuple[int, int], int] = {}
@@ -404,59 +411,12 @@ def success_ways(pool: Check) -> dict[tuple[int, int], int]:
         short = 0 if pool.dr is None else max(pool.dr - natural, 0)
         luck = 0 if pool.dr is None else pool.luck
         base = comb(pool.trait, natural) * pool.skill ** natural
-        for bought, w in bought_ways(failing, top, short, pool.bonus, luck).items():
-            ways[(natural, natural + bought)] = base * w
+        for (by_bonus, needed), w in luck_needed_ways(failing, top, short, pool.bonus, luck,
+                                                     within=True).items():
+            bought = short if needed is not None and needed <= luck else by_bonus
+            key = (natural, natural + bought)
+            ways[key] = ways.get(key, 0) + base * w
     return ways
-
-
-def bought_ways(count: int, top: int, short: int, bonus: int, luck: int) -> dict[int, int]:
-    """Of the top**count ways `count` failing dice can fall (costs 1..top), how many end with each
-    number of dice bought by `spend` when `short` more successes would reach the DR.
-
-    The dice are placed face by face in cost order, so what is bought is always a cheapest-first
-    prefix. A state is (bought by bonus alone, dice placed, their total cost); it is settled — and
-    the dice still to come spread over the dearer faces at once — as soon as the answer is known
-    (see _settled), which keeps the states few however large bonus and luck are.
-    """
-    if count == 0:
-        return {0: 1}
-    done: dict[int, int] = {}
-    states = {(0, 0, 0): 1}
-    for cost in range(1, top + 1):
-        dearer = top - cost
-        nxt: dict[tuple[int, int, int], int] = {}
-        for (by_bonus, placed, spent), w in states.items():
-            left = count - placed
-            for here in range(left + 1) if dearer else (left,):
-                placed2, spent2 = placed + here, spent + here * cost
-                by_bonus2 = (placed + min(here, (bonus - spent) // cost) if by_bonus == placed
-                             else by_bonus)
-                ways = w * comb(left, here)
-                final = _settled(by_bonus2, placed2, spent2, count - placed2, cost, top, short,
-                                 bonus, luck)
-                if final is None:
-                    key = (by_bonus2, placed2, spent2)
-                    nxt[key] = nxt.get(key, 0) + ways
-                else:
-                    done[final] = done.get(final, 0) + ways * dearer ** (count - placed2)
-        states = nxt
-    return done
-
-
-def _settled(by_bonus: int, placed: int, spent: int, left: int, cost: int, top: int, short: int,
-             bonus: int, luck: int) -> int | None:
-    """How many dice `spend` will buy, if already decided after placing faces up to `cost`."""
-    if by_bonus == placed:  # the bonus has paid for every die so far
-        return placed + left if spent + left * top <= bonus else None
-    if by_bonus >= short:  # the bonus alone reaches the DR: luck stays home
-        return by_bonus
-    if placed >= short:  # the cheapest `short` dice are all placed: can luck pay the rest?
-        return short if spent - (placed - short) * cost <= bonus + luck else by_bonus
-    if spent + (short - placed) * (cost + 1) > bonus + luck:  # even the cheapest rest is too dear
-        return by_bonus
-    if spent + (short - placed) * top <= bonus + luck:  # even the dearest rest is affordable
-        return short
-    return None
 
 
 SYSTEM = System(
