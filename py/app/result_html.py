@@ -57,13 +57,15 @@ def percent(p: Fraction) -> str:
 
 def result_html(result: dict, animate: bool = True, notes: tuple[str, ...] = (),
                 offers: bool = False, heading: str = "", seeded: bool = False,
-                withdrawn: bool = False) -> str:
+                withdrawn: bool = False, glance: str = "") -> str:
     """The whole result: what was checked (`heading`: "Mara · Stealth (d10 pool)"), headline,
     what was drawn, the deciding numbers, the explanation; with `offers` (a roll just made
     here, not one shown again nor one the GM revealed), the Luck the player may still spend
     and the other cards they may keep instead. A `seeded` draw says under its headline that
     it was not random, so no one at the table takes it for a fair roll; a `withdrawn` one
-    (taken back with Undo) is struck through and says so."""
+    (taken back with Undo) is struck through and says so. `glance`, under the headline: the
+    chance it had and where it fell among its outcomes (landed_html.py), and the knobs for the
+    next roll (adjust_html.py)."""
     moving = " animate" if animate else ""
     said = (f'<p class="seeded">{escape(SEEDED)}</p>' if seeded else "") + "".join(
         f'<p class="note">{escape(note)}</p>' for note in notes)
@@ -72,7 +74,7 @@ def result_html(result: dict, animate: bool = True, notes: tuple[str, ...] = (),
     return (f'<article class="outcome {tone(result.get("success"))}{moving}" '
             f'data-outcome="{escape(str(result.get("outcome")))}" '
             f'data-system="{escape(str(result.get("system")))}">'
-            f"{named}{headline(result, withdrawn)}{said}{drawn(result, offers)}{choices}"
+            f"{named}{headline(result, withdrawn)}{glance}{said}{drawn(result, offers)}{choices}"
             f"{facts_html(result)}"
             f"{explain_html(result.get('explain', []))}</article>")
 

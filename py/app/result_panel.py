@@ -19,8 +19,10 @@ from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
 from . import browser, dom, forms, links, log_html, result_html, spending
+from .adjust_html import adjust_html, adjusted
 from .characters import SpendError, already_spent
 from .check_words import kind_of, title
+from .landed_html import landed_html
 from .log_model import WHO, WithdrawError, reveal_request, strip_draw
 from .result_notes_html import (
     announce_html,
@@ -175,14 +177,39 @@ def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
                          ) if shown.source else ""
     announce = announce_html(result) if is_secret(result) else ""
     heading = title(result["request"], **(shown.who or {}))
+    glance = landed_html(result) + knobs_html(result)
     offers = shown.playable
     if offers:  # only what the picked character can still pay
         result = {**result, "luck_offers": characters_panel.affordable(result)}
     web.page["result"].innerHTML = source + announce + result_html.result_html(
         result, animate=animate, notes=tuple(notes), heading=heading, offers=offers,
-        seeded=shown.seeded, withdrawn=shown.withdrawn)
+        seeded=shown.seeded, withdrawn=shown.withdrawn, glance=glance)
     log_panel.showing(shown)
     tools()
+
+
+def knobs_html(result: dict) -> str:
+    """The −/+ of the numbers most changed between rolls, under a result of the form on
+    screen (a roll of another system or mode has none: they would step a form not shown)."""
+    request = result["request"]
+    shown_here = (request.get("system"), request.get("mode")) == dom.chosen()
+    if not shown_here:
+        return ""
+    form = dom.active_form()
+    knobs = [dom.knob(form, field) for field in adjusted(*dom.chosen())]
+    return adjust_html([knob for knob in knobs if knob is not None])
+
+
+def _redraw_knobs() -> None:
+    """Each knob shows what its box holds now, and which ways it can still step."""
+    form = dom.active_form()
+    for field in adjusted(*dom.chosen()):
+        found = dom.knob(form, field)
+        for shown in web.page.find(f'#result [data-adjust-value="{field}"]'):
+            shown.textContent = found.value if found else ""
+        for button in web.page.find(f'#result [data-adjust="{field}"]'):
+            way = int(button.getAttribute("data-adjust-step"))
+            button.disabled = not (found and (found.up if way > 0 else found.down))
 
 
 def inputs_shown(request: dict) -> list[tuple[str, str]]:
@@ -216,6 +243,8 @@ def tools() -> None:
     web.page["share-copy"].hidden = result is None
     web.page["share-qr"].hidden = result is None
     web.page["share-box"].hidden = True
+    web.page["roll-add"].hidden = not addable(shown)
+    web.page["add-status"].textContent = ""
     web.page["roll-last"].hidden = result is None
     web.page["roll-last"].innerHTML = result_html.last_html(
         result, kind_of(result["system"], result["request"].get("mode"))) if result else ""
@@ -227,6 +256,13 @@ def tools() -> None:
         web.page["reveal-hint"].textContent = reveal.hint
         web.page["reveal"].value = ""
         dom.clear_errors(web.page["reveal-form"])
+
+
+def addable(shown: Shown | None) -> bool:
+    """A roll from another phone's link that this table log does not hold yet. A seeded one is
+    a demonstration, not a roll, and is never added."""
+    return (shown is not None and shown.source == "link" and not shown.seeded
+            and session.log is not None and session.log.same_roll(shown.result, shown.time) is None)
 
 
 def open_replay(fragment: str) -> bool:
@@ -241,7 +277,8 @@ def open_replay(fragment: str) -> bool:
         _to_the_top()
         return False
     session.again = None  # a replay is someone's roll, not one to repeat here
-    show(Shown(link["result"], source="link", time=link["time"], seeded=link["seeded"]))
+    show(Shown(link["result"], source="link", time=link["time"], seeded=link["seeded"],
+               who=link["who"]))
     _to_the_top()
     return True
 
@@ -270,6 +307,44 @@ def on_choose(event) -> None:
     else:
         request = {**request, "luck_spend": int(button.getAttribute("data-luck-spend"))}
     perform(request, animate=False, refit=True)
+
+
+@when("click", "#result")
+@browser.guarded
+def on_adjust(event) -> None:
+    """A knob under the result: one step of the form's own box (dom.step), which the form
+    hears as typing: the odds and the roll bar's chance follow, and the next Roll takes it."""
+    button = event.target.closest("[data-adjust]")
+    if is_none(button):
+        return
+    dom.step(dom.active_form(), button.getAttribute("data-adjust"),
+             int(button.getAttribute("data-adjust-step")))
+    _redraw_knobs()
+
+
+@when("input", "#check")
+def on_form_input(event) -> None:
+    """A box typed in (or stepped) in the form: the knobs under the result show it too."""
+    _redraw_knobs()
+
+
+@when("click", "#roll-add")
+@browser.guarded
+async def on_add(event) -> None:
+    """The roll of another phone's link, into this page's log as the table's, at the time it
+    was rolled and for whom the link says; the same roll twice is one entry (another tab may
+    have added it meanwhile)."""
+    shown = session.shown
+    if shown is None or shown.source != "link" or shown.seeded or session.log is None:
+        return
+    entry, added, warnings = await browser.change(
+        lambda: session.log.add_shared(shown.result, shown.time, shown.who))
+    web.page["roll-add"].hidden = True
+    whose = f"{shown.who['name']}’s roll" if shown.who else "This roll"
+    web.page["add-status"].textContent = " ".join([
+        f"{whose} is in the table log{'' if added else ' already'}.", *warnings])
+    shown.entry = entry  # marked in the list as the roll shown
+    log_panel.render()
 
 
 @when("click", "#roll-undo")
@@ -320,7 +395,7 @@ def _shared() -> tuple[str, str] | None:
     if shown is None:
         return None
     url = links.share_url(str(window.location.href), shown.result,
-                          shown.time or stamp(utc_now()), shown.seeded)
+                          shown.time or stamp(utc_now()), shown.seeded, shown.who)
     return url, share_text(shown.result, url, shown.who, shown.seeded)
 
 

@@ -51,4 +51,5 @@ PAGE = SystemPage(
     drawn_with="d6",
     resource=Resource("xp", "insurance", XP_PER_POINT, "xp_spent", "XP", MOST_XP),
     points=Points("insurance", "Insurance"),
+    adjust={"": ("base", "dice_count")},
 )

@@ -94,4 +94,5 @@ PAGE = SystemPage(
     points=MORE_LUCK,
     reveal=Reveal("DR", "the successes needed, like 4", "dr"),
     totals=("number of successes", "Successes", "DR"),
+    adjust={"": ("dr", "bonus")},
 )

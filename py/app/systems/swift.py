@@ -27,4 +27,5 @@ PAGE = SystemPage(
     drawn_with="d10",
     resource=pool.LUCK,
     points=pool.MORE_LUCK,
+    adjust={"": ("skill", "bonus")},
 )
