@@ -154,6 +154,15 @@ def test_each_row_is_the_odds_of_its_own_request(request):
         assert row.success == Fraction(own["success"])
 
 
+@settings(max_examples=30, deadline=None)
+@given(requests())
+def test_the_odds_panel_takes_the_requests_own_odds_from_its_row(request):
+    found = advice.advise(request)
+    offered = request[found.field]
+    own = found.odds_of(request)
+    assert own == (skillcheck.odds(request) if offered < advice.MOST_ROWS else None)
+
+
 def test_a_picked_characters_stock_caps_the_rows_as_the_request_does():
     # The page hands in the request within the character's stock (characters_panel.within_stock).
     found = advice.advise({"system": "pool", "trait": 5, "skill": 5, "dr": 4, "luck": 2})

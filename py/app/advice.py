@@ -61,6 +61,14 @@ class Advice:
     def offered(self) -> int:
         return self.rows[-1].points
 
+    def odds_of(self, request: dict) -> dict | None:
+        """skillcheck.odds(request) when a row already holds it (the request offers no more
+        points than the rows count), so the odds panel need not work it out again; else None."""
+        offered = request.get(self.field, 0)
+        if isinstance(offered, bool) or not isinstance(offered, int):
+            return None
+        return self.rows[offered].odds if 0 <= offered < len(self.rows) else None
+
 
 def advise(request: dict) -> Advice | None:
     """The advisor for `request`, or None where its system spends no points or the chance of

@@ -67,7 +67,9 @@ def show_odds() -> None:
     try:
         request = request_now()
         characters_panel.check_spend(request)
-        odds = skillcheck.odds(request)
+        found = advice.advise(characters_panel.within_stock(request))
+        # A row of the advisor holds the request's own odds, unless it offers more than ten.
+        odds = (found and found.odds_of(request)) or skillcheck.odds(request)
     except InvalidRequest as error:
         web.page["odds"].innerHTML = result_html.problem_html(explain_invalid(form, error))
         show_chance("")
@@ -76,7 +78,6 @@ def show_odds() -> None:
     odds_html = result_html.odds_html(odds, skillcheck.SYSTEMS[system])
     dom.replace_keeping_open(web.page["odds"], odds_html, "data-outcome")
     offered = systems.points_offered(request)
-    found = advice.advise(characters_panel.within_stock(request))
     bare = (found.rows[0].odds if found and offered and offered[0] == found.field
             else skillcheck.odds({**request, offered[0]: 0}) if offered else None)
     show_chance(result_html.chance_html(odds, bare, offered[1] if offered else ""))
