@@ -8,7 +8,8 @@ advisor (app/advice.py, drawn by result_html.advice_html) adds ten rows: the odd
 points. Each is timed as the page runs it, the best of a few runs under CPython (Pyodide runs
 the same Python some times slower: the ratios carry over, the milliseconds do not). "one by one"
 is the advisor as ten calls of skillcheck.odds, what odds_by's one pass over the rolls replaced
-for the d10 pool's Luck.
+for the d10 pool's Luck. (The page then takes the request's own odds and the odds without
+points from the advisor's rows, so with it the panel's work is the advisor's column alone.)
 
 The d10 pool's heaviest requests are found first: every skill and DR at Trait 10 over a spread
 of bonuses, each timed once (in CPU time); the slowest few are then timed properly. Swift and
