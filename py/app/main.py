@@ -22,6 +22,7 @@ from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
 from app import (
+    advice,
     browser,
     characters_panel,
     dom,
@@ -66,17 +67,45 @@ def show_odds() -> None:
     try:
         request = request_now()
         characters_panel.check_spend(request)
-        odds = skillcheck.odds(request)
+        found = advice.advise(characters_panel.within_stock(request))
+        # A row of the advisor holds the request's own odds, unless it offers more than ten.
+        odds = (found and found.odds_of(request)) or skillcheck.odds(request)
     except InvalidRequest as error:
         web.page["odds"].innerHTML = result_html.problem_html(explain_invalid(form, error))
         show_chance("")
+        show_advice(None)
         return
     odds_html = result_html.odds_html(odds, skillcheck.SYSTEMS[system])
     dom.replace_keeping_open(web.page["odds"], odds_html, "data-outcome")
     offered = systems.points_offered(request)
-    bare = skillcheck.odds({**request, offered[0]: 0}) if offered else None
+    bare = (found.rows[0].odds if found and offered and offered[0] == found.field
+            else skillcheck.odds({**request, offered[0]: 0}) if offered else None)
     show_chance(result_html.chance_html(odds, bare, offered[1] if offered else ""))
+    show_advice(found)
     show_notes(form, odds.get("notes") or {})
+
+
+def show_advice(found: advice.Advice | None) -> None:
+    """The spend advisor under the odds (none where a system spends no points, or while the
+    form holds a mistake); the rows the player opened stay open."""
+    box = web.page["advice"]
+    opened = frozenset(int(button.closest("tr").getAttribute("data-points")) for button in
+                       box._dom_element.querySelectorAll("button[aria-expanded=true]"))
+    box.innerHTML = result_html.advice_html(found, opened) if found else ""
+    box.hidden = found is None
+
+
+@when("click", "#advice")
+@guarded
+def on_advice(event) -> None:
+    """A tap on an advisor's row, or its button, opens the chances in words under it."""
+    row = event.target.closest("tr[data-points]")
+    if is_none(row):
+        return
+    button = row.querySelector("button[aria-expanded]")
+    opening = button.getAttribute("aria-expanded") != "true"
+    button.setAttribute("aria-expanded", "true" if opening else "false")
+    document.getElementById(button.getAttribute("aria-controls")).hidden = not opening
 
 
 def show_chance(html: str) -> None:
@@ -104,6 +133,7 @@ async def _odds_soon() -> None:
         window.console.error(traceback.format_exc())
         web.page["odds"].innerHTML = result_html.problem_html(SOMETHING_WRONG)
         show_chance("")
+        show_advice(None)
 
 
 def odds_soon() -> None:

@@ -14,6 +14,7 @@ from html import escape
 from skillcheck.draw import card_name
 
 from . import pieces_svg
+from .advice import Advice, Row, verdict
 from .check_words import SEEDED
 from .pieces_svg import d6_svg, d10_svg, die
 from .systems import outcome_meaning, outcome_name, page_of
@@ -330,6 +331,47 @@ def chance_html(odds: dict, bare: dict | None = None, points: str = "") -> str:
         return f"<strong>{percent(Fraction(success))}</strong> <span>to succeed</span>"
     return (f"<strong>{percent(Fraction(alone))}</strong> <span>to succeed · "
             f"{percent(Fraction(success))} with {escape(points)}</span>")
+
+
+def advice_html(advice: Advice, opened: frozenset[int] = frozenset()) -> str:
+    """The spend advisor (app/advice.py) as a compact table: a row per number of points, the
+    chance of success and of each better degree (or better) in percent, headed by the rulebook's
+    names; a tap on a row (or its button) opens a line under it with each chance in words and
+    exactly, as an odds row does. The rows numbered in `opened` start open (the table is drawn
+    anew as the form changes)."""
+    system, word = advice.system, escape(advice.word)
+    heads = [("Any success" if advice.degrees else outcome_name(system, advice.winners[0]), "")]
+    heads += [(outcome_name(system, degree), "" if i == len(advice.degrees) - 1 else "or better")
+              for i, degree in enumerate(advice.degrees)]
+    cols = "".join(f'<th scope="col">{escape(name)}'
+                   + (f' <span class="or-better">{more}</span>' if more else "") + "</th>"
+                   for name, more in heads)
+    names = [f"{name} {more}".strip() for name, more in heads]
+    rows = "".join(_advice_row(advice, row, names, row.points in opened) for row in advice.rows)
+    said = page_of(system).said
+    held = "; ".join(said.get(name, name + " {}").format(value) for name, value in advice.held)
+    notes = verdict(advice) + (f" Every row keeps {held} as typed." if held else "")
+    return (f'<table class="advice-table" data-field="{escape(advice.field)}">'
+            f"<caption>What more {word} buys</caption>"
+            f'<thead><tr><th scope="col">{word}</th>{cols}</tr></thead>'
+            f"<tbody>{rows}</tbody></table>"
+            f'<p class="hint advice-verdict">{escape(notes)}</p>')
+
+
+def _advice_row(advice: Advice, row: Row, names: list[str], opened: bool) -> str:
+    """One number of points: its button (what opens the exact line), then each chance."""
+    n, word = row.points, escape(advice.word)
+    chances = (row.success, *row.better)
+    cells = "".join(f'<td data-fraction="{p}" title="{p}">{percent(p)}</td>' for p in chances)
+    stops = " adds-nothing" if n == advice.stops else ""
+    exact = "".join(f"<li>{escape(name)}: {escape(chance_words(p))}</li>"
+                    for name, p in zip(names, chances, strict=True))
+    return (f'<tr class="advice-row{stops}" data-points="{n}"><th scope="row">'
+            f'<button type="button" class="advice-open" aria-expanded="{str(opened).lower()}" '
+            f'aria-controls="advice-exact-{n}">{n}<span class="vh"> {word}</span></button></th>'
+            f"{cells}</tr>"
+            f'<tr class="advice-exact" id="advice-exact-{n}"{"" if opened else " hidden"}>'
+            f'<td colspan="{len(chances) + 1}"><p>With {n} {word}:</p><ul>{exact}</ul></td></tr>')
 
 
 def last_html(result: dict, kind: str = "") -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import comb
 
 from .draw import Draw
@@ -110,14 +110,29 @@ def resolve(request: dict, draw: Draw) -> dict:
 
 
 def odds(request: dict) -> dict:
-    """Over the 6**n rolls: j ones in C(n, j) places, the other dice summing over faces 2..6."""
     check = read(request)
-    rest = sum_ways(range(2, FACES + 1), check.count)
-    rolls = (((ones_rolled, above_one), comb(check.count, ones_rolled) * ways)
-             for ones_rolled in range(check.count + 1)
-             for above_one, ways in rest[check.count - ones_rolled].items())
-    return odds_from(tally(rolls, lambda roll: judge(check, *roll)[0], FACES ** check.count),
+    return _judged_odds(check, rolls(check.count))
+
+
+def rolls(count: int) -> list[tuple[tuple[int, int], int]]:
+    """Over the 6**n rolls: j ones in C(n, j) places, the other dice summing over faces 2..6 —
+    each (ones rolled, sum of the others) with its number of rolls."""
+    rest = sum_ways(range(2, FACES + 1), count)
+    return [((ones_rolled, above_one), comb(count, ones_rolled) * ways)
+            for ones_rolled in range(count + 1)
+            for above_one, ways in rest[count - ones_rolled].items()]
+
+
+def _judged_odds(check: Check, kinds: list[tuple[tuple[int, int], int]]) -> dict:
+    return odds_from(tally(kinds, lambda roll: judge(check, *roll)[0], FACES ** check.count),
                      WINNERS)
+
+
+def insurance_ladder(request: dict, most: int) -> list[dict]:
+    """odds(request) with insurance 0, 1, … `most`: the rolls counted once, judged per row."""
+    check = read({**request, "insurance": most})
+    kinds = rolls(check.count)
+    return [_judged_odds(replace(check, insurance=n), kinds) for n in range(most + 1)]
 
 
 SYSTEM = System(
@@ -129,4 +144,5 @@ SYSTEM = System(
             CHALLENGE.shown(f"target {CHALLENGE_TARGET}, any one fails"),
             INSURANCE.shown(f"{XP_PER_POINT} XP per one ignored")),
     draw=Form("dice", f"values 1–{FACES}, like 6 4 1"),
+    ladders={"insurance": insurance_ladder},
 )

@@ -298,7 +298,14 @@ def odds(request: dict) -> dict:
         totals = tally(ways.items(), lambda counted: counted[1], total)  # the successes
         return {"outcomes": {"secret": Fraction(1)}, "success": None, "totals": totals}
 
+    return _judged_odds(pool, ways)
+
+
+def _judged_odds(pool: Check, ways: dict[tuple[int, int], int]) -> dict:
+    """The odds answer from `ways` (success_ways' count of each (natural, successes))."""
+    total = FACES ** pool.trait
     outcomes: dict[str, Fraction] = {}
+    ways = dict(ways)
     if pool.flub_possible:
         # Every die succeeds naturally; a roll with three or more 10s is flubbed instead.
         flubbed = sum(comb(10, j) * 9 ** (10 - j) for j in range(3, 11))
@@ -308,38 +315,48 @@ def odds(request: dict) -> dict:
     return odds_from(outcomes, WINNERS)
 
 
-def success_ways(pool: Check) -> dict[tuple[int, int], int]:
-    """Of the 10**trait rolls, how many give each (natural successes, successes after points).
-
-    The natural successes are placed first (C(trait, n) · skill**n ways); the failing dice then go
-    through a dynamic programme over their faces in cost order (bought_ways).
+def luck_ladder(request: dict, most: int) -> list[dict]:
+    """odds(request) with luck 0, 1, … `most` (the request's own luck ignored), in one pass
+    over the rolls: for each kind of roll, what the bonus alone buys and how much Luck would
+    lift it to the DR (luck_needed_ways); row n buys the DR wherever that is n or less.
     """
-    top = FACES - pool.skill  # the dearest failing face costs this much
-    ways: dict[tuple[int, int], int] = {}
+    pool = read({**request, "luck": most})
+    if pool.too_difficult or pool.dr is None:  # Luck changes nothing here
+        return [odds({**request, "luck": luck}) for luck in range(most + 1)]
+    top = FACES - pool.skill
+    rows: list[dict[tuple[int, int], int]] = [{} for _ in range(most + 1)]
     for natural in range(pool.trait + 1):
         failing = pool.trait - natural
         if failing and not top:
             continue
-        short = 0 if pool.dr is None else max(pool.dr - natural, 0)
-        luck = 0 if pool.dr is None else pool.luck
+        short = max(pool.dr - natural, 0)
         base = comb(pool.trait, natural) * pool.skill ** natural
-        for bought, w in bought_ways(failing, top, short, pool.bonus, luck).items():
-            ways[(natural, natural + bought)] = base * w
-    return ways
+        for (by_bonus, needed), w in luck_needed_ways(failing, top, short, pool.bonus,
+                                                     most).items():
+            for luck, ways in enumerate(rows):
+                bought = short if needed is not None and needed <= luck else by_bonus
+                key = (natural, natural + bought)
+                ways[key] = ways.get(key, 0) + base * w
+    return [_judged_odds(pool, ways) for ways in rows]
 
 
-def bought_ways(count: int, top: int, short: int, bonus: int, luck: int) -> dict[int, int]:
-    """Of the top**count ways `count` failing dice can fall (costs 1..top), how many end with each
-    number of dice bought by `spend` when `short` more successes would reach the DR.
+def luck_needed_ways(count: int, top: int, short: int, bonus: int, most: int,
+                     within: bool = False) -> dict[tuple[int, int | None], int]:
+    """Of the top**count ways `count` failing dice (costs 1..top) can fall, how many give each
+    (dice the bonus alone buys, Luck that would lift them to the DR) when `short` more successes
+    would reach it: None where Luck is never spent (the bonus reaches the DR alone, or nothing
+    is short), `most` + 1 where it would take more than `most`. `within`: only Luck `most`
+    matters (one request's odds), and a need known to be at most `most` is said as 0.
 
     The dice are placed face by face in cost order, so what is bought is always a cheapest-first
     prefix. A state is (bought by bonus alone, dice placed, their total cost); it is settled — and
     the dice still to come spread over the dearer faces at once — as soon as the answer is known
-    (see _settled), which keeps the states few however large bonus and luck are.
+    for every Luck up to `most` (see _needed), which keeps the states few however large bonus
+    and Luck are.
     """
     if count == 0:
-        return {0: 1}
-    done: dict[int, int] = {}
+        return {(0, None): 1}
+    done: dict[tuple[int, int | None], int] = {}
     states = {(0, 0, 0): 1}
     for cost in range(1, top + 1):
         dearer = top - cost
@@ -351,8 +368,8 @@ def bought_ways(count: int, top: int, short: int, bonus: int, luck: int) -> dict
                 by_bonus2 = (placed + min(here, (bonus - spent) // cost) if by_bonus == placed
                              else by_bonus)
                 ways = w * comb(left, here)
-                final = _settled(by_bonus2, placed2, spent2, count - placed2, cost, top, short,
-                                 bonus, luck)
+                final = _needed(by_bonus2, placed2, spent2, count - placed2, cost, top, short,
+                                bonus, most, within)
                 if final is None:
                     key = (by_bonus2, placed2, spent2)
                     nxt[key] = nxt.get(key, 0) + ways
@@ -362,20 +379,44 @@ def bought_ways(count: int, top: int, short: int, bonus: int, luck: int) -> dict
     return done
 
 
-def _settled(by_bonus: int, placed: int, spent: int, left: int, cost: int, top: int, short: int,
-             bonus: int, luck: int) -> int | None:
-    """How many dice `spend` will buy, if already decided after placing faces up to `cost`."""
-    if by_bonus == placed:  # the bonus has paid for every die so far
-        return placed + left if spent + left * top <= bonus else None
+def _needed(by_bonus: int, placed: int, spent: int, left: int, cost: int, top: int, short: int,
+            bonus: int, most: int, within: bool) -> tuple[int, int | None] | None:
+    """(dice the bonus buys, Luck needed to reach the DR), if decided after placing faces up
+    to `cost`, for every Luck up to `most` at once (`within`: for Luck `most` alone)."""
+    if by_bonus == placed:  # the bonus has paid for every die so far, and may pay for more
+        return (placed + left, None) if spent + left * top <= bonus else None
     if by_bonus >= short:  # the bonus alone reaches the DR: luck stays home
-        return by_bonus
-    if placed >= short:  # the cheapest `short` dice are all placed: can luck pay the rest?
-        return short if spent - (placed - short) * cost <= bonus + luck else by_bonus
-    if spent + (short - placed) * (cost + 1) > bonus + luck:  # even the cheapest rest is too dear
-        return by_bonus
-    if spent + (short - placed) * top <= bonus + luck:  # even the dearest rest is affordable
-        return short
+        return by_bonus, None
+    if placed >= short:  # the cheapest `short` dice are placed: they cost this much
+        return by_bonus, spent - (placed - short) * cost - bonus
+    if spent + (short - placed) * (cost + 1) > bonus + most:  # even the cheapest rest is too dear
+        return by_bonus, most + 1
+    if within and spent + (short - placed) * top <= bonus + most:  # even the dearest rest is not
+        return by_bonus, 0
     return None
+
+
+def success_ways(pool: Check) -> dict[tuple[int, int], int]:
+    """Of the 10**trait rolls, how many give each (natural successes, successes after points).
+
+    The natural successes are placed first (C(trait, n) · skill**n ways); the failing dice then go
+    through a dynamic programme over their faces in cost order (luck_needed_ways).
+    """
+    top = FACES - pool.skill  # the dearest failing face costs this much
+    ways: dict[tuple[int, int], int] = {}
+    for natural in range(pool.trait + 1):
+        failing = pool.trait - natural
+        if failing and not top:
+            continue
+        short = 0 if pool.dr is None else max(pool.dr - natural, 0)
+        luck = 0 if pool.dr is None else pool.luck
+        base = comb(pool.trait, natural) * pool.skill ** natural
+        for (by_bonus, needed), w in luck_needed_ways(failing, top, short, pool.bonus, luck,
+                                                     within=True).items():
+            bought = short if needed is not None and needed <= luck else by_bonus
+            key = (natural, natural + bought)
+            ways[key] = ways.get(key, 0) + base * w
+    return ways
 
 
 SYSTEM = System(
@@ -388,4 +429,5 @@ SYSTEM = System(
             SECRET.shown("the GM keeps the DR and judges the successes")),
     draw=Form("dice", f"one 1–{FACES} per Trait, like 3 9 10"),
     difficulty=DR.read, difficulty_keys=("dr",),
+    ladders={"luck": luck_ladder},
 )

@@ -38,6 +38,10 @@ class System:
     # fields it reads, the number's first and then a name's (the card flip's ladder).
     difficulty: Callable[[dict], int] | None = None
     difficulty_keys: tuple[str, ...] = ()
+    # Faster ways to the odds of one request with a number field set to 0, 1, … most: field →
+    # (request, most) → the odds answers, in that order (skillcheck.odds_by; absent: odds
+    # once per value).
+    ladders: dict[str, Callable[[dict, int], list[dict]]] = field(default_factory=dict)
 
     def spec(self, name: str):
         """The spec of the field `name`, as this system's form shows it (KeyError if none)."""

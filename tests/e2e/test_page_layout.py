@@ -46,15 +46,15 @@ def test_the_form_can_be_filled_while_python_loads(fresh_context, app_url):
 
 def visible_targets(page: Page, form_id: str) -> list[dict]:
     """Box of every visible control a thumb aims at: in the pickers, the shown form, the button
-    and the chips beside it, the result's card choices and tools, the odds' rows and the log's
-    buttons (its ×). A tick box counts by its whole labelled row."""
+    and the chips beside it, the result's card choices and tools, the odds' rows, the spend
+    advisor's rows and the log's buttons (its ×). A tick box counts by its whole labelled row."""
     return page.evaluate(
         """formId => {
             const seen = [...document.querySelectorAll(
                 `.picker .chip, .modes .segment, #${formId} input:not([type=checkbox]),
                  #${formId} select, #${formId} button, #${formId} summary,
                  #${formId} .field.check label, #roll, .roll-chip, #result .keep-this,
-                 #result-tools button, #odds summary, .log-panel button`)];
+                 #result-tools button, #odds summary, #advice button, .log-panel button`)];
             return seen.filter(el => el.getClientRects().length && getComputedStyle(el).visibility
                                !== 'hidden')
                        .map(el => { const r = el.getBoundingClientRect();

@@ -13,7 +13,7 @@ import importlib
 from skillcheck import SYSTEMS
 from skillcheck.registry import REGISTRY
 
-from .record import MissingPiece, Resource, Reveal, Sheet, SystemPage
+from .record import MissingPiece, Points, Resource, Reveal, Sheet, SystemPage
 
 
 def _record(system: str) -> SystemPage:
@@ -88,6 +88,7 @@ def outcome_meaning(system: str, outcome: str) -> str:
     return words[1] if words else ""
 
 
-__all__ = ["FIRST", "FIRST_MODE", "PAGES", "SHEETS", "SKILL_LIST", "MissingPiece", "Resource",
+__all__ = ["FIRST", "FIRST_MODE", "PAGES", "SHEETS", "SKILL_LIST", "MissingPiece", "Points",
+           "Resource",
            "Reveal", "SystemPage", "outcome_meaning", "outcome_name", "page_of", "points_offered",
            "resource_of"]

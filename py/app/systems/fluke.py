@@ -10,7 +10,7 @@ from skillcheck.registry import REGISTRY
 from ..editor_boxes import NAME, Group, number
 from ..sheet_fields import MOST_XP, named
 from ..sheet_fields import number as numbers
-from .record import Resource, Sheet, SystemPage
+from .record import Points, Resource, Sheet, SystemPage
 
 DICE = REGISTRY["fluke"].spec("dice_count")
 
@@ -50,5 +50,6 @@ PAGE = SystemPage(
     fill=fill,
     drawn_with="d6",
     resource=Resource("xp", "insurance", XP_PER_POINT, "xp_spent", "XP", MOST_XP),
+    points=Points("insurance", "Insurance"),
     adjust={"": ("base", "dice_count")},
 )

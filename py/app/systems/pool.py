@@ -12,12 +12,14 @@ from ..editor_boxes import NAME, Box, Group, number
 from ..sheet_fields import MOST_LUCK, fields_of, name, named, spelled_as, within
 from ..sheet_fields import number as numbers
 from ..storage import FieldError
-from .record import Resource, Reveal, Sheet, SystemPage
+from .record import Points, Resource, Reveal, Sheet, SystemPage
 
 TRAIT = REGISTRY["pool"].spec("trait")
 SCORE = REGISTRY["pool"].spec("skill")
 BONUS = REGISTRY["pool"].spec("bonus")
 LUCK = Resource("luck", "luck", 1, "luck_used", "Luck", MOST_LUCK)
+# The advisor's rows count Luck, the player's choice; Bonus, the skill's, stays as typed.
+MORE_LUCK = Points("luck", "Luck", held=("bonus",))
 
 
 def _skill(traits: dict) -> Callable[[object, str, str], dict]:
@@ -89,6 +91,7 @@ PAGE = SystemPage(
     fill=fill,
     drawn_with="d10",
     resource=LUCK,
+    points=MORE_LUCK,
     reveal=Reveal("DR", "the successes needed, like 4", "dr"),
     totals=("number of successes", "Successes", "DR"),
     adjust={"": ("dr", "bonus")},

@@ -44,6 +44,19 @@ class Resource:
 
 
 @dataclass(frozen=True)
+class Points:
+    """What the spend advisor beside the odds counts, one more per row from 0: the request
+    field a player chooses how much of to offer (`field`), what a row calls one of it
+    (`word`: "Luck"), and the other point fields every row keeps as the form holds them
+    (`held`: the d10 pool's Bonus, tied to the skill, is not the player's choice before a
+    roll; Luck is — so its rows count Luck, with Bonus as typed)."""
+
+    field: str
+    word: str
+    held: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Reveal:
     """The GM's difficulty, typed in to judge a secret check's draw: what the box is called,
     what it takes, the request field a number fills, and whether a word of the difficulty
@@ -100,6 +113,7 @@ class SystemPage:
     drawn_with: str | None = None  # the die shape; None: cards, drawn from its sides
     terms: str = ""  # the abbreviations its outcome lines use, spelled out once under the odds
     resource: Resource | None = None
+    points: Points | None = None  # the spend advisor's rows (None: no advisor)
     reveal: Reveal | None = None
     totals: tuple[str, str, str] = ("total", "Total", "DTN")  # a secret check's chart: the
     # number announced, its heading, and what it is weighed against
@@ -141,6 +155,13 @@ class SystemPage:
         if self.resource is not None and self.resource.field not in fields:
             raise MissingPiece(self.id, "resource", f"offers {self.resource.field!r}, which the "
                                "rules do not take")
+        if self.points is not None:
+            numbers = {spec["name"] for spec in described["fields"] if spec["kind"] == "whole"}
+            named = (self.points.field, *self.points.held)
+            wrong = [name for name in named if name not in numbers]
+            if wrong or len(set(named)) != len(named):
+                raise MissingPiece(self.id, "points", "names the rules' number fields, each "
+                                   "once; not " + ", ".join(wrong or named))
         if (self.reveal is not None) != ("secret" in fields):
             raise MissingPiece(self.id, "reveal", "is needed exactly where the rules keep a "
                                "difficulty secret")

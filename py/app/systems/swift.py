@@ -26,5 +26,6 @@ PAGE = SystemPage(
     fill=pool.fill,
     drawn_with="d10",
     resource=pool.LUCK,
+    points=pool.MORE_LUCK,
     adjust={"": ("skill", "bonus")},
 )
