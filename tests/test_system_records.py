@@ -72,6 +72,9 @@ def test_the_records_follow_the_rules_registry():
     ({"drawn_with": "d20"}, "drawn_with"),
     ({"reveal": None}, "reveal"),
     ({"sheet": None}, "sheet"),
+    ({"deciding": ("IoS",)}, "deciding"),
+    ({"deciding": ("IoS {ios:+d}",)}, "deciding"),
+    ({"deciding": ("IoS {ios",)}, "deciding"),
 ])
 def test_a_record_missing_a_piece_fails_naming_the_system_and_the_piece(change, piece):
     with pytest.raises(MissingPiece, match=rf"'pool' system's page record .*: {piece} ") as said:

@@ -49,5 +49,6 @@ PAGE = SystemPage(
     sheet=SHEET,
     fill=fill,
     drawn_with="d6",
+    deciding=("total {total} vs {target}",),
     resource=Resource("xp", "insurance", XP_PER_POINT, "xp_spent", "XP", MOST_XP),
 )
