@@ -30,6 +30,7 @@ from .result_notes_html import (
     source_html,
 )
 from .session import Session, Shown
+from .spoken_words import sentence
 from .storage import stamp, utc_now
 from .systems import page_of
 
@@ -139,7 +140,8 @@ async def _choose(result: dict, earlier: Shown) -> None:
     except SpendError as error:
         characters_panel.render()
         if session.shown is earlier:
-            show(earlier, notes=[str(error)])
+            show(earlier, notes=[str(error)], heard=False)
+            browser.say(str(error))
         return
     characters_panel.paid(judged)
     present(judged.result, earlier.who, False, entry=judged.entry)
@@ -156,7 +158,7 @@ def restock() -> None:
     left = characters_panel.affordable(shown.result)
     if len(left) != len(web.page.find("#result [data-luck-spend]")):
         show(shown, notes=[] if len(left) == len(offers)
-             else [characters_panel.offers_gone(left)])
+             else [characters_panel.offers_gone(left)], heard=False)
 
 
 def scroll_to_result(block: str = "nearest") -> None:
@@ -166,7 +168,10 @@ def scroll_to_result(block: str = "nearest") -> None:
         block=block, behavior="auto" if dom.reduced_motion() else "smooth")
 
 
-def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
+def show(shown: Shown, animate: bool = False, notes: list[str] = (), heard: bool = True
+         ) -> None:
+    """Put `shown` in the result panel; unless not `heard` (redrawn for another tab's change,
+    or put back at a reload), a screen reader reads it out in one sentence (spoken_words.py)."""
     session.shown = shown
     result = shown.result
     source = source_html(shown.source, browser.long_time(shown.time),
@@ -182,6 +187,9 @@ def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
         seeded=shown.seeded)
     log_panel.showing(shown)
     tools()
+    if heard:
+        browser.say(sentence(shown.result, shown.who, again=shown.source is not None,
+                             revealed=shown.revealed, seeded=shown.seeded))
 
 
 def inputs_shown(request: dict) -> list[tuple[str, str]]:
@@ -197,6 +205,7 @@ def clear(button: str) -> None:
     """A clean result panel (another system was chosen)."""
     session.shown = None
     web.page["result"].innerHTML = result_html.placeholder_html(button)
+    browser.say("")
     log_panel.showing(None)
     tools()
 
@@ -389,9 +398,9 @@ def on_log_entry(event) -> None:
     scroll_to_result()
 
 
-def show_entry(entry: dict) -> str | None:
-    """A logged check or reveal shown again from its own draw (never rolled again); why it
-    cannot be, or None."""
+def show_entry(entry: dict, heard: bool = True) -> str | None:
+    """A logged check or reveal shown again from its own draw (never rolled again), read out
+    unless not `heard`; why it cannot be, or None."""
     try:
         result = links.replay(entry["request"])
     except (InvalidRequest, links.MissingDraw) as error:
@@ -403,7 +412,7 @@ def show_entry(entry: dict) -> str | None:
     regraded = log_html.regraded(entry)  # shown today's way, with what the log told the table
     show(Shown(result, source="log", entry=entry, time=entry["time"], who=who_of(entry),
                seeded=seeded),  # a reveal logged before reveals kept the seed: its check's
-         notes=[f"{regraded[0].upper()}{regraded[1:]}."] if regraded else [])
+         notes=[f"{regraded[0].upper()}{regraded[1:]}."] if regraded else [], heard=heard)
     return None
 
 
@@ -416,4 +425,4 @@ def show_last(log, fragment: str) -> None:
         return
     request = newest["request"]
     if (request.get("system"), request.get("mode")) == dom.chosen():
-        show_entry(newest)
+        show_entry(newest, heard=False)  # put back as it was, not news to read out
