@@ -19,8 +19,7 @@ from .systems import deciding, outcome_name, page_of
 
 MOST_WORDS = 25
 MOST_WHO = (8, 3)  # the words who-and-what may take, then, for a long draw, the fewest
-PLURALS = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes", 7: "sevens",
-           8: "eights", 9: "nines", 10: "tens"}
+FACES = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
 def sentence(result: dict, who: dict | None = None, again: bool = False,
@@ -93,10 +92,15 @@ def _draws(result: dict) -> list[str]:
         return [""]
     noun = "die" if len(faces) == 1 else "dice"
     counts = sorted(Counter(faces).items(), reverse=True)
-    grouped = ", ".join(f"{count} {PLURALS.get(face, f'{face}s')}" if count > 1
-                        else f"one {face}" for face, count in counts)
+    grouped = ", ".join(f"{count} {_face(face, count)}" for face, count in counts)
     return [f"{noun} {' '.join(map(str, faces))}", f"{len(faces)} {noun}: {grouped}",
             f"{len(faces)} {noun}"]
+
+
+def _face(face: int, count: int) -> str:
+    """A face as a count of it says it: "five" (1 five), "sixes" (3 sixes), "12s"."""
+    word = FACES[face - 1] if 1 <= face <= len(FACES) else str(face)
+    return word if count == 1 else word + ("es" if word.endswith(("x", "s")) else "s")
 
 
 def _sides(result: dict) -> list[tuple[str, dict]]:
