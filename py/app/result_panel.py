@@ -242,8 +242,9 @@ def open_replay(fragment: str) -> bool:
         link = links.open_link(fragment)
     except links.LinkError as error:
         session.shown = None
-        web.page["result"].innerHTML = result_html.problem_html(
-            f"{error} The page works as usual: fill in the form above and roll.")
+        problem = f"{error} The page works as usual: fill in the form above and roll."
+        web.page["result"].innerHTML = result_html.problem_html(problem)
+        browser.say(problem)
         tools()
         _to_the_top()
         return False

@@ -13,7 +13,7 @@ from collections import Counter
 from skillcheck.draw import card_name
 
 from .check_words import kind_of, skill_asked
-from .result_html import side_title
+from .result_html import card_sides, side_title
 from .result_notes_html import ANNOUNCED, is_secret
 from .systems import deciding, outcome_name, page_of
 
@@ -104,17 +104,10 @@ def _face(face: int, count: int) -> str:
 
 
 def _sides(result: dict) -> list[tuple[str, dict]]:
-    """The sides that flipped cards, as the result panel titles them ("" for a lone side)."""
+    """The sides that flipped cards, as the result panel titles them ("" for a lone hand)."""
     if "cards" in result:
         return [("", result)]
-    sides = []
-    for key, value in result.items():
-        if isinstance(value, dict) and "cards" in value:
-            sides.append((side_title(key), value))
-        elif isinstance(value, list) and value and all(
-                isinstance(item, dict) and "cards" in item for item in value):
-            sides.extend((side_title(f"{key}.{i}"), item) for i, item in enumerate(value))
-    return sides
+    return [(side_title(path), side) for path, side in card_sides(result)]
 
 
 def _kept(title: str, side: dict) -> str:
