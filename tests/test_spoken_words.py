@@ -110,7 +110,7 @@ def test_a_secret_check_says_the_number_for_the_gm_and_its_reveal_the_verdict():
         "Revealed: Mara, Stealth: Basic Success, IoS 1 — dice 6 3 7 1 2.")
 
 
-def test_a_roll_shown_again_or_seeded_says_so_first():
+def test_a_roll_shown_again_withdrawn_or_seeded_says_so_first():
     result = skillcheck.resolve({"system": "pool", "trait": 5, "skill": 7, "dr": 2,
                                  "dice": [6, 3, 7, 1, 2]})
     assert heard(sentence(result, MARA, again=True)) == (
@@ -118,6 +118,8 @@ def test_a_roll_shown_again_or_seeded_says_so_first():
     assert heard(sentence(result, again=True, revealed=True, seeded=True)) == (
         "Shown again, revealed, seeded, not random: d10 pool: Critical Success, IoS 4 — dice 6 "
         "3 7 1 2.")
+    assert heard(sentence(result, MARA, withdrawn=True)) == (  # undone: it no longer counts
+        "Withdrawn: Mara, Stealth: Critical Success, IoS 4 — dice 6 3 7 1 2.")
 
 
 def test_luck_spent_after_the_roll_says_the_amended_result():
@@ -209,9 +211,9 @@ NAMES = st.lists(st.text(string.ascii_letters + "'-éø", min_size=1, max_size=8
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
                                                                    HealthCheck.too_slow])
 @given(requests(), st.none() | st.fixed_dictionaries({"name": NAMES}, optional={"skill": NAMES}),
-       st.booleans(), st.booleans(), st.booleans(), st.data())
+       st.booleans(), st.booleans(), st.booleans(), st.booleans(), st.data())
 def test_any_roll_is_one_sentence_of_at_most_25_words(request_, who, again, revealed, seeded,
-                                                      data):
+                                                      withdrawn, data):
     try:
         result = skillcheck.resolve(request_, data.draw(st.randoms(use_true_random=False)))
     except InvalidRequest:
@@ -221,7 +223,8 @@ def test_any_roll_is_one_sentence_of_at_most_25_words(request_, who, again, reve
     if offers and data.draw(st.booleans()):  # a Luck spend after the roll
         spend = data.draw(st.sampled_from(offers))["luck_spend"]
         result = skillcheck.resolve({**result["request"], "luck_spend": spend})
-    said = heard(sentence(result, who, again=again, revealed=revealed, seeded=seeded))
+    said = heard(sentence(result, who, again=again, revealed=revealed, seeded=seeded,
+                          withdrawn=withdrawn))
     name = "Secret" if result["outcome"] == "secret" else outcome_name(result["system"],
                                                                        result["outcome"])
     assert name in said

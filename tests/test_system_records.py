@@ -75,6 +75,8 @@ def test_the_records_follow_the_rules_registry():
     ({"deciding": ("IoS",)}, "deciding"),
     ({"deciding": ("IoS {ios:+d}",)}, "deciding"),
     ({"deciding": ("IoS {ios",)}, "deciding"),
+    ({"adjust": {"": ("dr", "seed")}}, "adjust"),
+    ({"adjust": {"unopposed": ("dr",)}}, "adjust"),
 ])
 def test_a_record_missing_a_piece_fails_naming_the_system_and_the_piece(change, piece):
     with pytest.raises(MissingPiece, match=rf"'pool' system's page record .*: {piece} ") as said:

@@ -23,13 +23,15 @@ FACES = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
 
 
 def sentence(result: dict, who: dict | None = None, again: bool = False,
-             revealed: bool = False, seeded: bool = False) -> str:
+             revealed: bool = False, seeded: bool = False, withdrawn: bool = False) -> str:
     """The roll in one sentence of at most MOST_WORDS words: `who` rolled it (the picked
     character and the sheet's skill), shown `again` (from the log or a link), `revealed` by
-    the GM, drawn from a `seeded` sequence. The longer forms come first; a long draw is said
-    more compactly, then the deciding number is left out, then who is cut, until it fits."""
-    said = [words for words, on in (("shown again", again), ("revealed", revealed),
-                                    ("seeded, not random", seeded)) if on]
+    the GM, drawn from a `seeded` sequence, `withdrawn` (taken back: it no longer counts).
+    The longer forms come first; a long draw is said more compactly, then the deciding number
+    is left out, then who is cut, until it fits."""
+    said = [words for words, on in (("shown again", again), ("withdrawn", withdrawn),
+                                    ("revealed", revealed), ("seeded, not random", seeded))
+            if on]
     head = ", ".join(said)
     head = head[:1].upper() + head[1:] + ": " if head else ""
     outcome, number = _outcome(result)

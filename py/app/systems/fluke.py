@@ -51,4 +51,5 @@ PAGE = SystemPage(
     drawn_with="d6",
     deciding=("total {total} vs {target}",),
     resource=Resource("xp", "insurance", XP_PER_POINT, "xp_spent", "XP", MOST_XP),
+    adjust={"": ("base", "dice_count")},
 )

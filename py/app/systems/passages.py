@@ -47,4 +47,5 @@ PAGE = SystemPage(
     fill=fill,
     drawn_with="d100",
     deciding=("roll {roll} vs {value}",),
+    adjust={"": ("base",)},
 )

@@ -93,4 +93,5 @@ PAGE = SystemPage(
     reveal=Reveal("DR", "the successes needed, like 4", "dr"),
     totals=("number of successes", "Successes", "DR"),
     deciding=DECIDING,
+    adjust={"": ("dr", "bonus")},
 )

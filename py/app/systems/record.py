@@ -111,6 +111,10 @@ class SystemPage:
     deciding: tuple[str, ...] = ()  # the number that decided a result, in words: formats over
     # its fields ("IoS {ios}", "total {primary[total]} vs DTN {dtn}"); the first whose fields
     # the result holds is said (py/app/systems/__init__.py: deciding)
+    # The numbers a player changes most between two rolls, by mode ("" where it has none),
+    # stepped from under the result (py/app/adjust_html.py): the difficulty, then a bonus;
+    # none given, none offered.
+    adjust: dict[str, tuple[str, ...]] = field(default_factory=dict)
     modes: tuple[str, ...] = field(init=False)  # its kinds of check, from the rules
 
     def __post_init__(self) -> None:
@@ -148,6 +152,14 @@ class SystemPage:
         for words in self.deciding:
             if not named_fields(words):
                 raise MissingPiece(self.id, "deciding", f"{words!r} names no result field")
+        steppable = {spec["name"] for spec in described["fields"]
+                     if spec["kind"] in ("whole", "choice")}
+        wrong = sorted({name for names in self.adjust.values() for name in names
+                        if name.rsplit(".", 1)[-1] not in steppable})
+        if self.adjust and (sorted(self.adjust) != sorted(self.modes or ("",)) or wrong):
+            raise MissingPiece(self.id, "adjust", "needs, for each mode, fields the rules "
+                               "take as a number or a choice" + (": not " + ", ".join(wrong)
+                                                                 if wrong else ""))
         missing = [mode for mode in self.modes if f'data-mode="{mode}"' not in self.form]
         if missing:
             raise MissingPiece(self.id, "form", "needs a form for each mode: "

@@ -27,4 +27,5 @@ PAGE = SystemPage(
     drawn_with="d10",
     resource=pool.LUCK,
     deciding=pool.DECIDING,
+    adjust={"": ("skill", "bonus")},
 )
