@@ -129,6 +129,8 @@ def test_luck_spent_after_the_roll_says_the_amended_result():
     amended = skillcheck.resolve({**first["request"], "luck_spend": 2})
     assert heard(sentence(amended, MARA)) == (
         "Mara, Stealth: Critical Success, IoS 3, 2 Luck spent — dice 5 5.")
+    assert heard(sentence(amended, MARA, withdrawn=True)) == (  # undone: the Luck came back
+        "Withdrawn: Mara, Stealth: Critical Success, IoS 3 — dice 5 5.")
 
 
 @pytest.mark.parametrize(("request_", "draw"), [

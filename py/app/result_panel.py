@@ -356,7 +356,10 @@ async def on_undo(event) -> None:
     characters_panel.render()
     if session.shown is shown:
         show(shown, notes=[" ".join(["Withdrawn: this roll no longer counts; the log keeps it "
-                                     "struck through.", *withdrawn.given]), *withdrawn.warnings])
+                                     "struck through.", *withdrawn.given]), *withdrawn.warnings],
+             heard=False)
+        browser.say(" ".join([sentence(shown.result, shown.who, withdrawn=True),
+                              *withdrawn.given]))  # the roll, then what came back
         web.page["result-heading"]._dom_element.focus()
     log_panel.render()
 

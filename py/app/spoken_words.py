@@ -34,7 +34,7 @@ def sentence(result: dict, who: dict | None = None, again: bool = False,
             if on]
     head = ", ".join(said)
     head = head[:1].upper() + head[1:] + ": " if head else ""
-    outcome, number = _outcome(result)
+    outcome, number = _outcome(result, spent=not withdrawn)  # a withdrawn roll's, given back
     draws = _draws(result)
     for most in MOST_WHO:
         named = _who(result, who, most)
@@ -47,9 +47,10 @@ def sentence(result: dict, who: dict | None = None, again: bool = False,
     return f"{head}{_who(result, who, 2)}: {outcome}."
 
 
-def _outcome(result: dict) -> tuple[str, str]:
-    """The outcome as the headline names it, and what decided it: the record's number and
-    any stock spent ("IoS 2, 2 Luck spent"); a secret check's number for the GM."""
+def _outcome(result: dict, spent: bool = True) -> tuple[str, str]:
+    """The outcome as the headline names it, and what decided it: the record's number and,
+    with `spent`, any stock spent ("IoS 2, 2 Luck spent"); a secret check's number for the
+    GM."""
     system = str(result.get("system", ""))
     if is_secret(result):
         number = next((f"{label.lower()} {result[key]} for the GM" for key, label in ANNOUNCED
@@ -59,9 +60,9 @@ def _outcome(result: dict) -> tuple[str, str]:
     number = deciding(result)
     parts = [number] if number and number not in outcome else []
     page = page_of(system)
-    spent = result.get(page.resource.spent) if page and page.resource else None
-    if isinstance(spent, int) and not isinstance(spent, bool) and spent > 0:
-        parts.append(f"{spent} {page.resource.label} spent")
+    paid = result.get(page.resource.spent) if spent and page and page.resource else None
+    if isinstance(paid, int) and not isinstance(paid, bool) and paid > 0:
+        parts.append(f"{paid} {page.resource.label} spent")
     return outcome, ", ".join(parts)
 
 
