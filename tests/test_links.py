@@ -111,7 +111,7 @@ def test_a_link_carries_the_request_time_and_outcome_exactly(name):
     fragment = share_fragment({"request": request, "outcome": "success"}, TIME)
     assert fragment.startswith("#r=2.")
     assert read_link(fragment) == {"request": compact(request), "time": TIME,
-                                   "outcome": "success", "seeded": False}
+                                   "outcome": "success", "seeded": False, "who": None}
     assert read_link(fragment[1:])["request"] == compact(request)  # with or without the "#"
     assert json.loads(zlib.decompressobj(-15, zdict=WORDS).decompress(base64.urlsafe_b64decode(
         fragment[5:] + "=" * (-len(fragment[5:]) % 4)))) == [compact(request), SECONDS, "success"]
@@ -141,7 +141,7 @@ def test_a_link_leaves_out_what_the_rules_read_as_their_default_but_system_and_m
 def test_opening_a_link_shows_the_same_result_without_rolling(name):
     result = resolved(BY_HAND[name])
     replay = open_link(share_fragment(result, TIME))
-    assert replay == {"result": result, "time": TIME, "seeded": False}
+    assert replay == {"result": result, "time": TIME, "seeded": False, "who": None}
     assert skillcheck.resolve(read_link(share_fragment(result, TIME))["request"]) == result
 
 
@@ -209,7 +209,7 @@ def test_any_check_of_any_system_replays_from_its_short_link_as_it_was(request_,
     seeded = rng.random() < 0.5
     fragment = share_fragment(result, TIME, seeded)
     assert not at_default(read_link(fragment)["request"])
-    assert open_link(fragment) == {"result": result, "time": TIME, "seeded": seeded}
+    assert open_link(fragment) == {"result": result, "time": TIME, "seeded": seeded, "who": None}
 
 
 @pytest.mark.parametrize("name", BY_HAND)
@@ -217,7 +217,7 @@ def test_links_of_the_first_version_still_open(name):
     result = resolved(BY_HAND[name])
     link = pack({"q": result["request"], "t": TIME, "o": result["outcome"]})
     assert link.startswith("#r=1.")
-    assert open_link(link) == {"result": result, "time": TIME, "seeded": False}
+    assert open_link(link) == {"result": result, "time": TIME, "seeded": False, "who": None}
 
 
 # Links as they were shared, each kept here as it was: no later change to either format (version
@@ -237,7 +237,7 @@ KEPT_LINKS = {
 @pytest.mark.parametrize("link", KEPT_LINKS)
 def test_links_shared_before_open_as_they_did(link):
     assert open_link(link) == {"result": resolved(BY_HAND[KEPT_LINKS[link]]), "time": TIME,
-                               "seeded": False}
+                               "seeded": False, "who": None}
 
 
 # How long a link gets on a realistic host, by the largest inputs a table uses (ranks and pools
@@ -475,3 +475,32 @@ def test_fuzz_well_packed_links_of_any_request_only_raise_link_error(base, field
     except LinkError:
         return
     assert replay["result"]["outcome"] == outcome and replay["time"] == TIME
+
+
+# ---- whose roll a link says it is (issue 38.2) --------------------------------------------------
+
+def test_a_link_names_whose_roll_it_is_and_reads_it_back():
+    result = skillcheck.resolve({"system": "pool", "trait": 5, "skill": 7, "dr": 3,
+                                 "dice": [6, 3, 7, 1, 9]})
+    who = {"name": "Mara", "skill": "Lockpicking"}
+    for seeded in (False, True):
+        link = open_link(share_fragment(result, "2026-12-04T12:00:00Z", seeded, who))
+        assert (link["who"], link["seeded"], link["result"]) == (who, seeded, result)
+    named = open_link(share_fragment(result, "2026-12-04T12:00:00Z",
+                                                 who={"name": "Mara"}))
+    assert named["who"] == {"name": "Mara"}
+    bare = open_link(share_fragment(result, "2026-12-04T12:00:00Z"))
+    assert bare["who"] is None
+
+
+@pytest.mark.parametrize("marks", [[False, "Mara"], [False, {"n": 3}], [False, {"x": "Mara"}],
+                                   [1, {"n": "Mara"}], [True, {"n": "M" * 131}],
+                                   [True, {"n": "Mara"}, True], [False]])
+def test_a_link_whose_name_is_not_a_name_is_refused(marks):
+    document = [{"system": "pool", "trait": 5, "skill": 7, "dr": 3, "dice": [6, 3, 7, 1, 9]},
+                0, "critical", *marks]
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15, zdict=WORDS)
+    packed = packer.compress(json.dumps(document).encode()) + packer.flush()
+    fragment = "#r=2." + base64.urlsafe_b64encode(packed).rstrip(b"=").decode()
+    with pytest.raises(LinkError, match="does not hold a check"):
+        read_link(fragment)

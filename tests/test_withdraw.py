@@ -218,3 +218,35 @@ def test_withdrawing_every_roll_gives_back_exactly_what_was_spent_and_not_undone
     assert table.luck(mara) == start
     assert all(not counts(table.log.get(entry["id"])) for entry in rolls)
     assert table.log.last_check() is None
+
+
+# ---- a roll from another phone, added to the table log (issue 38.2) -----------------------------
+
+def test_a_roll_from_another_phone_is_added_once_marked_and_filtered_as_the_tables():
+    table = Table()
+    mine, _ = table.log.record_check(skillcheck.resolve(pool()))
+    theirs = skillcheck.resolve(pool(luck=0) | {"dice": [6, 3, 7, 1, 9]})
+    who = {"name": "Mara", "skill": "Lockpicking"}
+    entry, added, _ = table.log.add_shared(theirs, "2026-12-04T11:00:00Z", who)
+    assert added and entry["shared"] is True and entry["time"] == "2026-12-04T11:00:00Z"
+    assert (entry["name"], entry["skill"]) == ("Mara", "Lockpicking")
+    again, added, _ = table.log.add_shared(theirs, "2026-12-04T11:00:00Z", who)
+    assert not added and again == entry and len(table.log.entries()) == 2
+    other_tab = RollLog(table.storage)
+    assert not other_tab.add_shared(theirs, "2026-12-04T11:00:00Z")[1]  # added in a tab
+    assert table.log.entries(whose="table") == [entry]
+    assert table.log.entries(whose="mine") == [mine]
+    assert table.log.last_check() == mine  # Re-roll repeats this phone's own roll
+    assert read_entry(entry) == entry
+    with pytest.raises(FieldError, match="shared"):
+        read_entry({**entry, "shared": "yes"})
+    assert "From another phone" in entry_html(entry, str)
+    assert "From another phone" not in entry_html(mine, str)
+
+
+def test_this_phones_own_roll_coming_back_by_link_is_the_same_entry():
+    table = Table()
+    mine, _ = table.log.record_check(skillcheck.resolve(pool()))
+    result = skillcheck.resolve(mine["request"])
+    held, added, _ = table.log.add_shared(result, mine["time"])
+    assert not added and held == mine

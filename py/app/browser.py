@@ -281,6 +281,9 @@ def run_pending() -> None:
 _FORMATS = {"short": {"month": "short", "day": "numeric", "hour": "2-digit", "minute": "2-digit",
                       "second": "2-digit"},
             "today": {"hour": "2-digit", "minute": "2-digit", "second": "2-digit"},
+            "short-minutes": {"month": "short", "day": "numeric", "hour": "2-digit",
+                              "minute": "2-digit"},
+            "today-minutes": {"hour": "2-digit", "minute": "2-digit"},
             "long": {"dateStyle": "medium", "timeStyle": "medium"}}
 
 
@@ -291,12 +294,12 @@ def _format(kind: str):
     return window.Intl.DateTimeFormat.new(to_js([]), to_js(_FORMATS[kind]))
 
 
-def short_time(iso: str) -> str:
+def short_time(iso: str, seconds: bool = True) -> str:
     """An entry's time in the player's zone and language, to the second (a table rolls several
-    times a minute), its date only when not today: "18:48:05", "29 Nov, 18:48:05"."""
+    times a minute) unless told, its date only when not today: "18:48:05", "29 Nov, 18:48"."""
     date = window.Date.new(iso)
     today = date.toDateString() == window.Date.new().toDateString()
-    return _format("today" if today else "short").format(date)
+    return _format(("today" if today else "short") + ("" if seconds else "-minutes")).format(date)
 
 
 def long_time(iso: str) -> str:

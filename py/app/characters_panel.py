@@ -11,7 +11,7 @@ from types import ModuleType
 
 from pyscript import document, web, when
 
-from . import browser, character_form, characters, dom, forms, spending
+from . import browser, character_form, characters, dom, editor_draft, forms, spending
 from .browser import guarded
 from .characters import (
     MERGED,
@@ -24,7 +24,6 @@ from .characters import (
     import_question,
     import_summary,
     limits,
-    merge_edit,
     part_of,
     read_file,
     spend_problem,
@@ -66,16 +65,18 @@ def start(booted: Session, log: ModuleType) -> None:
         web.page[control].disabled = False
     say(" ".join(roster().warnings))
     render()
+    offer_draft()
 
 
 def refresh() -> bool:
-    """Another tab changed the characters: take them in and redraw the bar; True if anything
-    changed."""
+    """Another tab changed the characters: take them in and redraw the bar (and the offer of a
+    draft, which says when its character was changed since); True if anything changed."""
     if not roster().refresh():
         return False
     if not picked():
         _pick(None)
     render()
+    offer_draft()
     return True
 
 
@@ -291,14 +292,21 @@ def open_editor(character: dict | None) -> None:
     for details in form.find("details"):
         details.open = False
     web.page["editor-delete"].hidden = character is None
-    session.opened = _draft()
-    web.page["character-editor"]._dom_element.showModal()
+    session.opened = _would_save()
+    dialog = web.page["character-editor"]._dom_element
+    if not dialog.open:  # open already when its own offer of a draft is taken
+        dialog.showModal()
     web.page["ce-name"]._dom_element.focus()
+    offer_draft()
 
 
 def _fill(character: dict | None) -> None:
     """The editor's boxes and rows showing `character` (None: empty, for a new one)."""
-    rows, values = character_form.editor_values(character)
+    _show(*character_form.editor_values(character))
+
+
+def _show(rows: dict[str, int], values: dict[str, object]) -> None:
+    """The editor holding `rows` rows in each group and `values` by control name."""
     for group in GROUPS:
         dom.reset_repeat(group)
         for _ in range(rows[group]):
@@ -325,20 +333,34 @@ def _trait_lists(names: list[str] | None = None) -> None:
 @when("input", "#character-form")
 @guarded
 def on_editor_input(event) -> None:
-    """A trait named or renamed: the skills' Trait lists follow."""
+    """A trait named or renamed: the skills' Trait lists follow. Every edit is kept as the
+    editor's draft at once, so a reload right after it loses nothing."""
     name = event.target.name or ""
     if name.startswith("pool_traits.") and name.endswith(".name"):
         _trait_lists()
+    keep_draft()
 
 
 def close_editor() -> None:
     web.page["character-editor"]._dom_element.close()
+    _forget_own_draft()
 
 
-def _draft() -> dict:
-    """What Save would save now; while the editor holds something Save would refuse (a new
-    character still without a name), its boxes as typed."""
-    tree = forms.tree_from(dom.controls(_editor(), closed_too=True))
+@when("close", "#character-editor")
+@guarded
+def on_editor_closed(event) -> None:
+    """However the editor closed (Escape with nothing changed closes it by itself), its edits
+    were saved or dropped: its draft goes, and another one kept is offered in the bar again."""
+    _forget_own_draft()
+    offer_draft()
+
+
+def _would_save(controls: list | None = None) -> dict:
+    """What Save would save now from the editor's `controls` (dom.controls: read now, unless
+    given); while the editor holds something Save would refuse (a new character still without
+    a name), its boxes as typed."""
+    tree = forms.tree_from(dom.controls(_editor(), closed_too=True) if controls is None
+                           else controls)
     try:
         return character_form.character_fields(tree)[0]
     except FieldError:
@@ -347,7 +369,7 @@ def _draft() -> dict:
 
 def unsaved() -> bool:
     """Whether the editor holds edits Save has not kept: a row added and left empty is none."""
-    return _draft() != session.opened
+    return _would_save() != session.opened
 
 
 def dismiss() -> None:
@@ -425,16 +447,24 @@ def _conflicted(conflict: EditConflict, mine: dict) -> None:
         web.page["editor-error"].textContent = (
             f"{mine['name']} was deleted in another tab. Save again to keep what you typed as "
             "a new character.")
+        keep_draft()
         return
-    view, _ = merge_edit(session.opened_as, mine, stored)
-    for field in conflict.fields:
-        view = with_part(view, field, part_of(mine, field))
-    session.opened_as = stored
-    _fill(view)
-    for field in conflict.fields:
-        _mark_conflict(field, part_of(stored, field))
+    _on_top(mine, stored)
     web.page["editor-error"].textContent = character_form.conflict_text(stored["name"],
                                                                         conflict.fields)
+    keep_draft()  # what the next Save merges against has changed
+
+
+def _on_top(mine: dict, stored: dict) -> list[str]:
+    """The editor holding `mine`, an edit of the character as it opened, on top of `stored`,
+    a save of it since (editor_draft.on_top), each field both changed marked with the stored
+    value to take instead; the next Save merges against `stored`. The fields marked."""
+    view, conflicts = editor_draft.on_top(session.opened_as, mine, stored)
+    session.opened_as = stored
+    _fill(view)
+    for field in conflicts:
+        _mark_conflict(field, part_of(stored, field))
+    return conflicts
 
 
 def _mark_conflict(field: str, theirs) -> None:
@@ -472,6 +502,7 @@ def use_theirs(field: str) -> None:
         dom.set_values(_editor(), {field: theirs})
         dom.set_note(_editor(), field, None)
         web.page[f"ce-{field}"]._dom_element.focus()
+        keep_draft()
         return
     try:
         fields, _ = character_form.character_fields(
@@ -483,6 +514,7 @@ def use_theirs(field: str) -> None:
     _fill(with_part(draft, field, theirs))
     for note in _editor().find(f"#{_conflict_id(field)}"):
         note._dom_element.remove()
+    keep_draft()
 
 
 @when("click", "#who-new, #who-edit")
@@ -502,9 +534,12 @@ def on_save(event) -> None:
 def on_editor_button(button) -> None:
     if dom.repeat_button(button, added=_focus_first):
         _trait_lists()  # a skill row added gets the list; a trait row removed leaves it
+        keep_draft()  # a row removed is an edit
         return
     if button.hasAttribute("data-choice"):
         use_theirs(button.getAttribute("data-choice"))
+    elif button.id in ("editor-draft-restore", "editor-draft-discard"):
+        on_draft_button(button.id.removeprefix("editor-draft-"))
     elif button.id == "editor-cancel":
         dismiss()
     elif button.id == "editor-delete":
@@ -522,6 +557,107 @@ async def delete(character: dict) -> None:
     warnings = await browser.change(lambda: roster().delete(character["id"]))
     if session.picked == character["id"]:
         _pick(None)
+    draft = editor_draft.load(session.storage)
+    if draft is not None and draft.editing == character["id"]:
+        editor_draft.forget(session.storage)
     close_editor()
     say(" ".join([f"Deleted {character['name']}.", *warnings]))
     render()
+
+
+# ---- the editor's draft, kept across a reload (editor_draft.py) ---------------------------------
+
+def keep_draft() -> None:
+    """Keep what the editor holds as the one draft, for a reload to offer back; an editor
+    holding nothing Save would keep has none (its own, written before, goes)."""
+    controls = dom.controls(_editor(), closed_too=True)
+    if _would_save(controls) == session.opened:  # nothing Save would keep (unsaved)
+        _forget_own_draft()
+        return
+    values = {name: raw for name, _, raw in controls}
+    session.draft_kept = editor_draft.keep(
+        session.storage, editor_draft.begun(values, session.opened_as))
+    offer_draft()
+
+
+def _forget_own_draft() -> None:
+    """The draft this tab wrote or restored goes, unless another tab has kept one since."""
+    if session.draft_kept is not None and _stored_draft() == session.draft_kept:
+        editor_draft.forget(session.storage)
+    session.draft_kept = None
+
+
+def _stored_draft() -> str | None:
+    try:
+        text = session.storage.get(editor_draft.KEY)
+    except Exception:  # unreadable storage: no draft
+        return None
+    return text if isinstance(text, str) else None
+
+
+def offer_draft() -> None:
+    """Offer the draft kept, unless it is the open editor's own: in the bar, or at the top of
+    the editor while it is open (on load, as the editor opens, when another tab keeps one or
+    saves the characters)."""
+    kept = _stored_draft()
+    draft = editor_draft.load(session.storage) if kept not in (None, session.draft_kept) else None
+    shown = draft is not None
+    text = ""
+    if shown:
+        state = editor_draft.standing(draft, _edited_now(draft))
+        text = editor_draft.offer_text(draft, state, browser.short_time(draft.time, False))
+    editing = bool(web.page["character-editor"]._dom_element.open)
+    for place, hidden in (("who-draft", not shown or editing),
+                          ("editor-draft", not shown or not editing)):
+        web.page[place].hidden = hidden
+        web.page[f"{place}-text"].textContent = text
+
+
+def _edited_now(draft: editor_draft.Draft) -> dict | None:
+    return roster().get(draft.editing) if draft.editing else None
+
+
+@when("click", "#who-draft-restore, #who-draft-discard")
+@guarded
+def on_offer(event) -> None:
+    on_draft_button(event.currentTarget.id.removeprefix("who-draft-"))
+
+
+def on_draft_button(choice: str) -> None:
+    """Restore or Discard, in the bar or the editor."""
+    if choice == "restore":
+        restore_draft()
+        return
+    editor_draft.forget(session.storage)
+    session.draft_kept = None
+    offer_draft()
+
+
+def restore_draft() -> None:
+    """The editor holding the draft kept: on the character as stored now, with the draft's
+    values; over a save since, what only that save changed is taken in and what both changed
+    is marked (as after a save another tab got in the way of); a character deleted since is
+    restored as a new one."""
+    draft = editor_draft.load(session.storage)
+    if draft is None:  # discarded or saved in another tab meanwhile
+        offer_draft()
+        return
+    stored = _edited_now(draft)
+    state = editor_draft.standing(draft, stored)
+    open_editor(stored)
+    session.draft_kept = _stored_draft()
+    _show(draft.rows(), draft.values)
+    conflicts: list[str] = []
+    if state == editor_draft.CHANGED:
+        session.opened_as = draft.began_from()  # Save merges the draft's changes on `stored`
+        try:
+            fields, _ = character_form.character_fields(
+                forms.tree_from(dom.controls(_editor(), closed_too=True)))
+            mine = edited(session.opened_as, **fields)
+        except FieldError:  # a mistake in the draft: shown as typed, Save points at it
+            mine = None
+        if mine is not None:
+            conflicts = _on_top(mine, stored)
+    web.page["editor-error"].textContent = editor_draft.restored_text(
+        draft.name(), state, [character_form.merged_words(field) for field in conflicts])
+    offer_draft()

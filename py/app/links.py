@@ -2,7 +2,9 @@
 
     "#r=2.<payload>"  payload = base64url(raw deflate, preset dictionary WORDS, of the JSON
                       [request, Unix time in seconds, outcome], and a fourth item, true, for a
-                      seeded roll), the request without the fields its rules read as their
+                      seeded roll; or, for a roll a character's sheet filled, a fourth item
+                      saying whether it was seeded and a fifth, {"n": name, "k": skill}, whose
+                      roll it is), the request without the fields its rules read as their
                       default when absent
     "#r=1.<payload>"  payload = base64url(raw deflate(JSON {"q": request, "t": time, "o": outcome,
                                                           and "s": true for a seeded roll}))
@@ -31,12 +33,13 @@ from skillcheck.request import is_whole
 
 from .forms import parameters, route
 from .link_words import WORDS
-from .storage import dump, loads, read_time, stamp, text_field
+from .storage import FieldError, dump, loads, read_time, stamp, text_field
 
 VERSION = 2  # the version links are written in; every earlier one is still read
 KEY = "r="
 LONGEST_FRAGMENT = 8000  # characters of payload: far more than any real check needs
 LONGEST_JSON = 16_384  # bytes after inflating: a deflate bomb stops here
+LONGEST_WHO = 130  # a character's name, or a skill's (as the log keeps them)
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # version 2's times are seconds since then
 SECOND = timedelta(seconds=1)
 LATEST_TIME = 253_402_300_799  # 9999-12-31T23:59:59Z, the last second a datetime holds
@@ -69,12 +72,15 @@ class _NoRolling(random.Random):
         raise MissingDraw
 
 
-def share_fragment(result: dict, time: str, seeded: bool = False) -> str:
+def share_fragment(result: dict, time: str, seeded: bool = False, who: dict | None = None
+                   ) -> str:
     """The fragment ("#r=2....") that replays `result`, a result of skillcheck.resolve (one
-    drawn from a seed, when `seeded`)."""
+    drawn from a seed, when `seeded`; rolled for `who`, {"name", "skill"}, when known)."""
     seconds = (datetime.fromisoformat(read_time(time)) - EPOCH) // SECOND
-    document = [compact(result["request"]), seconds, result["outcome"],
-                *([True] if seeded else [])]
+    named = {key: who[field] for key, field in (("n", "name"), ("k", "skill"))
+             if who and who.get(field)}
+    marks = [seeded, named] if named.get("n") else [True] if seeded else []
+    document = [compact(result["request"]), seconds, result["outcome"], *marks]
     packer = zlib.compressobj(9, zlib.DEFLATED, -15, zdict=WORDS)
     packed = packer.compress(dump(document).encode()) + packer.flush()
     payload = base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii")
@@ -101,7 +107,8 @@ def compact(request: dict) -> dict:
     return bare(request)
 
 
-def share_url(page_url: str, result: dict, time: str, seeded: bool = False) -> str:
+def share_url(page_url: str, result: dict, time: str, seeded: bool = False,
+              who: dict | None = None) -> str:
     """The page's address with the replay fragment of `result`: any fragment and any `seed`
     dropped, so whoever opens the link draws at random, not the sender's sequence (a `seeded`
     roll's link says that it was seeded, not which seed). (The address is cut by hand:
@@ -109,7 +116,7 @@ def share_url(page_url: str, result: dict, time: str, seeded: bool = False) -> s
     address, _, query = page_url.partition("#")[0].partition("?")
     kept = "&".join(pair for pair in query.split("&")
                     if pair and "seed" not in parameters(pair.partition("=")[0] + "=x"))
-    return address + (f"?{kept}" if kept else "") + share_fragment(result, time, seeded)
+    return address + (f"?{kept}" if kept else "") + share_fragment(result, time, seeded, who)
 
 
 def is_replay(fragment: str) -> bool:
@@ -124,8 +131,8 @@ def is_link(fragment: str) -> bool:
 
 
 def read_link(fragment: object) -> dict:
-    """The fragment's {"request", "time", "outcome", "seeded"}, checked for shape, not yet
-    resolved."""
+    """The fragment's {"request", "time", "outcome", "seeded", "who"}, checked for shape, not
+    yet resolved; "who" is {"name", and "skill" when known} or None."""
     if not is_replay(fragment):
         raise LinkError("This is not a replay link.")
     version, dot, payload = fragment.removeprefix("#")[len(KEY):].partition(".")
@@ -138,28 +145,43 @@ def read_link(fragment: object) -> dict:
         raise LinkError("This replay link is too long to be a check.")
     document = _unpack(payload, DICTIONARIES[int(version)])
     try:
-        request, time, outcome, seeded = _fields(int(version), document)
+        request, time, outcome, seeded, who = _fields(int(version), document)
         if not isinstance(request, dict) or not isinstance(seeded, bool):
             raise ValueError("q")
         return {"request": request, "time": read_time(time),
-                "outcome": text_field(outcome, "outcome", 40), "seeded": seeded}
-    except (KeyError, TypeError, ValueError):
+                "outcome": text_field(outcome, "outcome", 40), "seeded": seeded,
+                "who": _who(who)}
+    except (KeyError, TypeError, ValueError, FieldError):
         raise LinkError(NOT_A_CHECK) from None
 
 
-def _fields(version: int, document: object) -> tuple[object, object, object, object]:
-    """(request, ISO time, outcome, seeded) as a link of `version` holds them; KeyError,
-    TypeError or ValueError when it holds something else."""
+def _fields(version: int, document: object) -> tuple[object, object, object, object, object]:
+    """(request, ISO time, outcome, seeded, whose roll or None) as a link of `version` holds
+    them; KeyError, TypeError or ValueError when it holds something else."""
     if version == 1:
-        return document["q"], document["t"], document["o"], document.get("s", False)
+        return document["q"], document["t"], document["o"], document.get("s", False), None
     if not isinstance(document, list):
         raise TypeError("a version 2 link holds a list")
     request, seconds, outcome, *marks = document
-    if marks and (len(marks) > 1 or marks[0] is not True):
+    if len(marks) > 2 or (len(marks) == 1 and marks[0] is not True):
         raise ValueError("s")
     if not is_whole(seconds) or not 0 <= seconds <= LATEST_TIME:
         raise ValueError("t")
-    return request, stamp(EPOCH + seconds * SECOND), outcome, bool(marks)
+    seeded = bool(marks) and marks[0]
+    return request, stamp(EPOCH + seconds * SECOND), outcome, seeded, (
+        marks[1] if len(marks) == 2 else None)
+
+
+def _who(raw: object) -> dict | None:
+    """Whose roll a link says it is, checked: {"name", and "skill" when it names one}."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or set(raw) - {"n", "k"}:
+        raise ValueError("who")
+    who = {"name": text_field(raw.get("n"), "name", LONGEST_WHO)}
+    if raw.get("k") is not None:
+        who["skill"] = text_field(raw["k"], "skill", LONGEST_WHO)
+    return who
 
 
 def _unpack(payload: str, words: bytes) -> object:
@@ -191,7 +213,7 @@ def replay(request: dict) -> dict:
 
 def open_link(fragment: object) -> dict:
     """Replay a link: {"result": the same result, "time": when it was first made, "seeded":
-    whether it was drawn from a seed}.
+    whether it was drawn from a seed, "who": whose roll it says it is, or None}.
 
     The carried request is resolved with its own draw; a link whose draw is missing, whose request
     the rules refuse, or whose result differs from the outcome it carries raises LinkError.
@@ -210,4 +232,5 @@ def open_link(fragment: object) -> dict:
         raise LinkError(f"This replay link says “{link['outcome']}” but its cards or dice give "
                         f"“{result['outcome']}”: it was edited, or made by another version of "
                         "the rules.")
-    return {"result": result, "time": link["time"], "seeded": link["seeded"]}
+    return {"result": result, "time": link["time"], "seeded": link["seeded"],
+            "who": link["who"]}

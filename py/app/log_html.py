@@ -65,6 +65,8 @@ def entry_html(entry: dict, when: Callable[[str], str], shown: int | None = None
             f'data-entry="{entry["id"]}"{current}>'
             f'<span class="log-system">{named}</span>{time}'
             + seed_mark(entry)
+            + ('<span class="log-shared">From another phone</span>' if "shared" in entry
+               else "")
             + f'<span class="log-detail"><span class="log-outcome {tone(entry["success"])}">'
             + f'{escape(outcome)}</span> '
             + f'<span class="log-summary">{escape(entry["summary"])}</span>'

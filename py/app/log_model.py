@@ -8,6 +8,8 @@ Pure Python: storage is injected (see storage.py). Entries are plain JSON dicts:
             name and skill (who rolled it and what, when a character's pick filled the form;
             left out otherwise)
             withdrawn (ISO 8601 UTC: when the player took it back with Undo; left out otherwise)
+            shared (true: rolled on another phone and added from its replay link, at the time
+            it was rolled there; left out for this page's own rolls)
     reveal  the same as check (its seed is the secret check's), plus reveals (the id of the
             secret check it judges)
     spend   character, name, resource ("luck" | "xp"), amount, before, after, check (id | None)
@@ -198,6 +200,10 @@ def read_entry(raw: object) -> dict:
         entry.update(_spent(raw, system))
     if kind in ("check", "reveal") and raw.get("seed") is not None:
         entry["seed"] = whole(raw["seed"], "seed", 0, BIGGEST_SEED)
+    if kind == "check" and raw.get("shared") is not None:
+        if raw["shared"] is not True:
+            raise FieldError("shared", "must be true when given")
+        entry["shared"] = True
     if kind in ("check", "reveal") and raw.get("withdrawn") is not None:
         entry["withdrawn"] = read_time(raw["withdrawn"], "withdrawn")
     if kind == "reveal":
@@ -255,12 +261,14 @@ class RollLog(Collection):
     # -- reading
 
     def entries(self, system: str | None = None, name: str | None = None,
-                search: str = "") -> list[dict]:
+                search: str = "", whose: str = "") -> list[dict]:
         """Newest first; only one system's entries when `system` is given, one character's
-        when `name` is, and those whose words hold every word of `search` (in any case)."""
+        when `name` is, those whose words hold every word of `search` (in any case), and with
+        `whose` "mine" this page's own, "table" the rolls added from other phones."""
         words = search.casefold().split()
         return [e for e in reversed(self.items())
                 if (system is None or e["system"] == system)
+                and (not whose or ("shared" in e) == (whose == "table"))
                 and (name is None or e.get("name") == name)
                 and all(word in searchable(e) for word in words)]
 
@@ -269,9 +277,10 @@ class RollLog(Collection):
         return sorted({e["name"] for e in self.items() if e.get("name")}, key=str.casefold)
 
     def last_check(self, system: str | None = None) -> dict | None:
-        """The newest check that counts (of `system` if given): what one-tap re-roll repeats."""
-        return next((e for e in self.entries(system) if e["kind"] == "check" and counts(e)),
-                    None)
+        """The newest check of this page's own that counts (of `system` if given): what one-tap
+        re-roll repeats."""
+        return next((e for e in self.entries(system, whose="mine")
+                     if e["kind"] == "check" and counts(e)), None)
 
     # -- adding: each on top of what storage holds now, so no tab drops another's entries
 
@@ -306,6 +315,28 @@ class RollLog(Collection):
             self._put(row)
             return row[0]
         return self.change(amend)
+
+    def same_roll(self, result: dict, time: str) -> dict | None:
+        """The entry of this very roll (its request, draw included, and the second it was
+        rolled), if the log holds it: a roll is one entry however often it is added."""
+        self.refresh()
+        request = result["request"]
+        return next((e for e in self.items() if e["kind"] in ("check", "reveal")
+                     and e["time"] == time and e["request"] == request), None)
+
+    def add_shared(self, result: dict, time: str, who: dict | None = None
+                   ) -> tuple[dict, bool, list[str]]:
+        """A roll made on another phone (its replay link opened here) added to this table log,
+        marked as such, at the time it was rolled, for `who` when the link says: (its entry,
+        whether it was added now, warnings). The same roll again adds nothing."""
+        held = self.same_roll(result, time)
+        if held is not None:
+            return held, False, []
+        entry, warnings = self._add("check", result["system"],
+                                    summarize(result["request"], result), time=time,
+                                    outcome=result["outcome"], success=result["success"],
+                                    request=result["request"], shared=True, **_who(who))
+        return entry, True, warnings
 
     def record_reveal(self, secret_id: int, result: dict) -> tuple[dict, list[str]]:
         """Log the GM's reveal of the secret check `secret_id` (`result` judges its draw)."""
@@ -368,9 +399,10 @@ class RollLog(Collection):
         withdrawn, warnings = self.change(withdraw)
         return withdrawn, spends, warnings
 
-    def _add(self, kind: str, system: str, summary: str, **fields) -> tuple[dict, list[str]]:
+    def _add(self, kind: str, system: str, summary: str, time: str | None = None,
+             **fields) -> tuple[dict, list[str]]:
         def add() -> tuple[dict, list[str]]:
-            row = checked({"id": self._next_id, "kind": kind, "time": stamp(self.clock()),
+            row = checked({"id": self._next_id, "kind": kind, "time": time or stamp(self.clock()),
                            "system": system, "summary": summary, **fields}, self._next_id + 1)
             self._new_id()
             self._put(row)

@@ -48,13 +48,14 @@ def refresh() -> None:
 
 def render() -> None:
     system, name = session.log_filter or None, session.log_name or None
-    entries = log().entries(system, name, session.log_search)
+    entries = log().entries(system, name, session.log_search, session.log_whose)
     listed = entries[:session.log_drawn]
     showing = session.shown and session.shown.entry
     web.page["log-list"].innerHTML = log_html.list_html(listed, browser.short_time,
                                                         showing and showing["id"])
     web.page["log-count"].textContent = log_html.count_text(
-        len(listed), len(entries), system, narrowed=bool(name or session.log_search.strip()))
+        len(listed), len(entries), system,
+        narrowed=bool(name or session.log_search.strip() or session.log_whose))
     web.page["log-more"].hidden = len(listed) >= len(entries)
     names = log().names()
     if session.log_name not in names:
@@ -62,6 +63,7 @@ def render() -> None:
     web.page["log-character"].innerHTML = log_html.character_options_html(names)
     web.page["log-character"].value = session.log_name
     web.page["log-character-field"].hidden = not names
+    web.page["log-whose-field"].hidden = not (session.log_whose or log().entries(whose="table"))
     for control in ("log-export", "log-clear"):
         web.page[control].disabled = not len(log())
 
@@ -128,10 +130,11 @@ def entry_of(event) -> dict | None:
 # ---- the panel's controls ------------------------------------------------------------------------
 
 # Each control that narrows the list, and the state it sets.
-NARROWING = {"log-filter": "log_filter", "log-character": "log_name", "log-search": "log_search"}
+NARROWING = {"log-filter": "log_filter", "log-character": "log_name", "log-search": "log_search",
+             "log-whose": "log_whose"}
 
 
-@when("input", "#log-filter, #log-character, #log-search")
+@when("input", "#log-filter, #log-character, #log-search, #log-whose")
 @guarded
 def on_narrow(event) -> None:
     """A system, a character or words to look for: the list is drawn again from its newest."""

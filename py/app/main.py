@@ -25,6 +25,7 @@ from app import (
     browser,
     characters_panel,
     dom,
+    editor_draft,
     form_memory,
     forms,
     links,
@@ -323,12 +324,15 @@ def on_place_link(event) -> None:
 @when("storage", window)
 @guarded
 def on_storage(event) -> None:
-    """Another tab saved: take in its log entries and characters (a null key: all cleared)."""
+    """Another tab saved: take in its log entries and characters, and offer its editor's draft
+    (a null key: all cleared)."""
     key = event.key
     if is_none(key) or key == LOG_KEY:
         log_panel.refresh()
     if (is_none(key) or key == CHARACTERS_KEY) and characters_panel.refresh():
         result_panel.restock()  # the Luck offers shown, from the stock stored now
+    if is_none(key) or key == editor_draft.KEY:
+        characters_panel.offer_draft()  # another tab's editor kept a draft, or saved it
 
 
 @when("pagehide", window)

@@ -69,9 +69,9 @@ async def show(text: str, label: str, caption: str) -> None:
 
 
 async def show_roll(result: dict, time: str, who: dict | None, seeded: bool) -> None:
-    """A roll's replay link as a QR code, its "Copy as text" line (without the link) under it;
-    a `seeded` roll is marked in both."""
-    url = links.share_url(str(window.location.href), result, time, seeded)
+    """A roll's replay link (saying whose roll it is) as a QR code, its "Copy as text" line
+    (without the link) under it; a `seeded` roll is marked in both."""
+    url = links.share_url(str(window.location.href), result, time, seeded, who)
     await show(url, roll_label(result, who), share_text(result, "", who, seeded))
 
 

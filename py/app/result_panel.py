@@ -253,6 +253,8 @@ def tools() -> None:
     web.page["share-copy"].hidden = result is None
     web.page["share-qr"].hidden = result is None
     web.page["share-box"].hidden = True
+    web.page["roll-add"].hidden = not addable(shown)
+    web.page["add-status"].textContent = ""
     web.page["roll-last"].hidden = result is None
     web.page["roll-last"].innerHTML = result_html.last_html(
         result, kind_of(result["system"], result["request"].get("mode"))) if result else ""
@@ -264,6 +266,13 @@ def tools() -> None:
         web.page["reveal-hint"].textContent = reveal.hint
         web.page["reveal"].value = ""
         dom.clear_errors(web.page["reveal-form"])
+
+
+def addable(shown: Shown | None) -> bool:
+    """A roll from another phone's link that this table log does not hold yet. A seeded one is
+    a demonstration, not a roll, and is never added."""
+    return (shown is not None and shown.source == "link" and not shown.seeded
+            and session.log is not None and session.log.same_roll(shown.result, shown.time) is None)
 
 
 def open_replay(fragment: str) -> bool:
@@ -279,7 +288,8 @@ def open_replay(fragment: str) -> bool:
         _to_the_top()
         return False
     session.again = None  # a replay is someone's roll, not one to repeat here
-    show(Shown(link["result"], source="link", time=link["time"], seeded=link["seeded"]))
+    show(Shown(link["result"], source="link", time=link["time"], seeded=link["seeded"],
+               who=link["who"]))
     _to_the_top()
     return True
 
@@ -327,6 +337,25 @@ def on_adjust(event) -> None:
 def on_form_input(event) -> None:
     """A box typed in (or stepped) in the form: the knobs under the result show it too."""
     _redraw_knobs()
+
+
+@when("click", "#roll-add")
+@browser.guarded
+async def on_add(event) -> None:
+    """The roll of another phone's link, into this page's log as the table's, at the time it
+    was rolled and for whom the link says; the same roll twice is one entry (another tab may
+    have added it meanwhile)."""
+    shown = session.shown
+    if shown is None or shown.source != "link" or shown.seeded or session.log is None:
+        return
+    entry, added, warnings = await browser.change(
+        lambda: session.log.add_shared(shown.result, shown.time, shown.who))
+    web.page["roll-add"].hidden = True
+    whose = f"{shown.who['name']}’s roll" if shown.who else "This roll"
+    web.page["add-status"].textContent = " ".join([
+        f"{whose} is in the table log{'' if added else ' already'}.", *warnings])
+    shown.entry = entry  # marked in the list as the roll shown
+    log_panel.render()
 
 
 @when("click", "#roll-undo")
@@ -380,7 +409,7 @@ def _shared() -> tuple[str, str] | None:
     if shown is None:
         return None
     url = links.share_url(str(window.location.href), shown.result,
-                          shown.time or stamp(utc_now()), shown.seeded)
+                          shown.time or stamp(utc_now()), shown.seeded, shown.who)
     return url, share_text(shown.result, url, shown.who, shown.seeded)
 
 

@@ -58,12 +58,14 @@ class Session:
     log_filter: str = ""  # a system's name, or "" for every system
     log_name: str = ""  # a character's name, or "" for everyone's rolls
     log_search: str = ""  # words an entry must hold, or ""
+    log_whose: str = ""  # "mine", "table" (rolls added from other phones), or "" for every roll
     log_drawn: int = PAGE  # how many of the (filtered) entries the list draws
     # the characters panel
     picked: int | None = None  # the character rolling, by id
     editing: int | None = None  # the character in the editor; None for a new one
     opened: dict | None = None  # the editor's fields as it opened, to see unsaved edits
     opened_as: dict | None = None  # the character as it opened: what a save merges against
+    draft_kept: str | None = None  # the editor's draft as this tab last wrote or restored it
     filled: tuple[str, str, dict] | None = None  # (system, sheet's name, values) of the last pick
     fill_form: Callable[[str | None, dict], None] | None = None  # main.py's: a pick's values
     # the form

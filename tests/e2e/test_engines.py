@@ -153,6 +153,12 @@ def roll(engine: Engine) -> dict:
     return engine.call(LOG)[-1]
 
 
+# The headline, the chance it had and the outcome bar, all on screen (issue 35.4).
+TOGETHER = """() => ["#result .headline", "#result .had", "#result .outcome-bar"].every(s => {
+    const r = document.querySelector(s)?.getBoundingClientRect();
+    return r && r.height > 0 && r.top >= -1 && r.bottom <= innerHeight + 1; })"""
+
+
 def shown(engine: Engine) -> dict:
     return engine.call("""() => ({
         headline: document.querySelector("#result .headline")?.textContent ?? "",
@@ -160,9 +166,7 @@ def shown(engine: Engine) -> dict:
             el => el.getAttribute("aria-label")),
         had: document.querySelector("#result .had")?.textContent ?? "",
         bar: document.querySelector("#result .outcome-bar")?.getAttribute("aria-label") ?? "",
-        together: ["#result .headline", "#result .had", "#result .outcome-bar"].every(s => {
-            const r = document.querySelector(s)?.getBoundingClientRect();
-            return r && r.height > 0 && r.top >= -1 && r.bottom <= innerHeight + 1; }),
+
         explain: [...document.querySelectorAll("#result .explain li")].map(li => li.innerText),
         replay: document.querySelector("#result")?.textContent.includes("Replay of a roll from"),
     })""")
@@ -239,7 +243,7 @@ def test_a_roll_shows_the_engines_result_for_the_cards_or_dice_drawn(app_page, s
     landed = landed_html(result)
     assert on_page["had"] and html.escape(on_page["had"]) in landed
     assert on_page["bar"] and html.escape(on_page["bar"]) in landed
-    assert on_page["together"], f"{app_page.name}: headline, chance and bar not on one screen"
+    app_page.wait(TOGETHER, message="headline, chance and bar on one screen")
     # Issue 35.10: a screen reader hears it in one sentence, the same in every engine.
     said = sentence(result)
     app_page.wait("said => document.getElementById('spoken').textContent === said", said,
@@ -301,6 +305,24 @@ def test_the_roll_bars_chips_go_to_what_they_name_and_keep_the_result(app_page):
         settle(app_page)
         assert shown(app_page) == rolled, chip
         assert app_page.call("() => location.hash") == address
+
+
+def test_a_knob_under_the_result_steps_the_forms_box_and_the_next_roll_takes_it(app_page):
+    """Issue 35.5 in each engine: the DR's + under a d10 pool result steps the form's own box,
+    in view with the headline, and the next Roll rolls against it."""
+    form_id = open_form(app_page, "pool", None)
+    fill(app_page, form_id, None, "DR", 2)
+    roll(app_page)
+    app_page.wait(TOGETHER, message="headline, chance and bar on one screen")
+    up = app_page.find("() => document.querySelector('#result [data-adjust=dr]"
+                       "[data-adjust-step=\"1\"]')")
+    assert app_page.call("el => el.getAttribute('aria-label')", up) == "DR up"
+    app_page.click(up)
+    app_page.wait("() => document.querySelector('#form-pool [name=dr]').value === '3'",
+                  message="the form's DR to step to 3")
+    app_page.wait("() => document.querySelector('#result [data-adjust-value=dr]')"
+                  ".textContent === '3'", message="the knob to show 3")
+    assert roll(app_page)["request"]["dr"] == 3
 
 
 def test_two_quick_clicks_on_roll_roll_once(app_page):

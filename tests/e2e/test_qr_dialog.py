@@ -6,6 +6,7 @@ opens what it read on a second phone, offline, which shows the same roll."""
 from __future__ import annotations
 
 import io
+import json
 import re
 
 import zxingcpp
@@ -81,3 +82,48 @@ def test_show_qr_is_read_by_another_phone_offline_as_the_same_roll(app, new_cont
     result = replay.locator("#result")
     expect(result).to_contain_text("Critical Success")
     assert dice(replay) == rolled
+
+
+def test_a_roll_read_from_another_phone_joins_its_table_log_once(app, new_context, app_url):
+    """Issue 38.2: the friend's phone opens the link it read from the QR (offline), adds the
+    roll to its table log as Mara's, from another phone; two tabs adding it make one entry, and
+    the log's Whose filter tells the table's rolls from the phone's own."""
+    lockpicking_roll(app, "Mara", luck=3, dr=2, dice="6 3 7 1 9")
+    app.locator("#result-tools").get_by_role("button", name="Show QR").click()
+    link, dialog = shown_qr(app)
+    dialog.get_by_role("button", name="Close").click()
+
+    context = new_context(**PHONE)
+    friend = boot_at(context.new_page(), app_url)
+    wait_controlled(friend)
+    context.set_offline(True)
+    tabs = []
+    for _ in range(2):  # both show the offer before either takes it
+        tab = context.new_page()
+        tab.goto(link)
+        wait_ready(tab, SW_TIMEOUT_MS)
+        expect(tab.locator("#result .result-title")).to_have_text(
+            "Mara · Lockpicking (d10 pool)")
+        tabs.append(tab)
+    for tab, said in zip(tabs, ("Mara’s roll is in the table log.",
+                                "Mara’s roll is in the table log already."), strict=True):
+        tab.get_by_role("button", name="Add to the table log").click()
+        expect(tab.locator("#add-status")).to_have_text(said)
+        expect(tab.get_by_role("button", name="Add to the table log")).to_be_hidden()
+    stored = json.loads(friend.evaluate("localStorage.getItem('skillcheck.log')"))["entries"]
+    assert [(e["name"], e.get("shared")) for e in stored] == [("Mara", True)]
+
+    friend.reload()
+    wait_ready(friend, SW_TIMEOUT_MS)
+    entry = log_panel(friend).locator("[data-entry]")
+    expect(entry).to_have_count(1)
+    expect(entry).to_contain_text("From another phone")
+    expect(entry).to_contain_text("Mara · Lockpicking (d10 pool)")
+    whose = friend.get_by_label("Whose")
+    whose.select_option(label="Mine")
+    expect(entry).to_have_count(0)
+    whose.select_option(label="The table")
+    expect(entry).to_have_count(1)
+    tabs[0].goto(link)  # opened again: already there, nothing to add
+    wait_ready(tabs[0], SW_TIMEOUT_MS)
+    expect(tabs[0].get_by_role("button", name="Add to the table log")).to_be_hidden()
