@@ -72,6 +72,9 @@ def test_the_records_follow_the_rules_registry():
     ({"drawn_with": "d20"}, "drawn_with"),
     ({"reveal": None}, "reveal"),
     ({"sheet": None}, "sheet"),
+    ({"deciding": ("IoS",)}, "deciding"),
+    ({"deciding": ("IoS {ios:+d}",)}, "deciding"),
+    ({"deciding": ("IoS {ios",)}, "deciding"),
     ({"adjust": {"": ("dr", "seed")}}, "adjust"),
     ({"adjust": {"unopposed": ("dr",)}}, "adjust"),
 ])

@@ -380,7 +380,7 @@ def test_a_secret_checks_odds_are_a_chart_of_every_total(request_):
      "Dot (d6 pool): Success (total 15 vs 10) — 6 4 5 — LINK"),
     ({"system": "flip", "mode": "opposed", "initiator": {"rank": 1, "aspect": 1, "cards": ["2C"]},
       "opponent": {"rank": 1, "aspect": 1, "cards": ["3C"]}}, None,
-     "Card flip, opposed: Opponent wins — Initiator 2C · Opponent 3C — LINK"),
+     "Card flip, opposed: Opponent wins (3 to 4) — Initiator 2C · Opponent 3C — LINK"),
     ({"system": "pool", "trait": 5, "skill": 7, "secret": True, "dice": [6, 3, 7, 1, 2]}, None,
      "d10 pool: Secret (Successes 5) — 6 3 7 1 2 — LINK"),
     ({"system": "passages", "base": 40, "practice": True}, None, "Passages: Skills Success — LINK"),

@@ -244,6 +244,30 @@ def later(job: Callable[[], None]) -> None:
         window.requestAnimationFrame(_after_paint)
 
 
+# ---- the live region -------------------------------------------------------------------------
+
+SAY_AFTER_MS = 100  # emptied, then filled this much later: the same words twice still change it
+_saying: dict[str, object] = {"text": "", "timer": None}
+
+
+def say(text: str) -> None:
+    """Set what a screen reader reads out now (#spoken, a polite live region): emptied at once,
+    the words set a moment later, so a roll read the same as the last is read out too."""
+    document.getElementById("spoken").textContent = ""
+    if _saying["timer"] is not None:
+        window.clearTimeout(_saying["timer"])
+    _saying["text"] = text
+    _saying["timer"] = window.setTimeout(_say_now, SAY_AFTER_MS) if text else None
+
+
+def _said(*_) -> None:
+    _saying["timer"] = None
+    document.getElementById("spoken").textContent = _saying["text"]
+
+
+_say_now = create_proxy(_said)
+
+
 def run_pending() -> None:
     """Run what is waiting now (the page is being hidden or closed): changes too, without
     waiting for the lock, which a closing page would not get."""

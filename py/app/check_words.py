@@ -32,13 +32,13 @@ def kind_of(system: str, mode: str | None = None) -> str:
 def title(request: dict, name: str | None = None, skill: str | None = None) -> str:
     """Who rolled what: "Mara · Stealth (d10 pool)", "Stealth (Card flip)", "d10 pool". A flip's
     request names its seed skill; a character's pick names the sheet's skill instead."""
-    skill = skill or _seed_skill(request)
+    skill = skill or skill_asked(request)
     kind = kind_of(request.get("system", ""), request.get("mode"))
     who = " · ".join(part for part in (name, skill) if part)
     return f"{who} ({kind})" if who else kind
 
 
-def _seed_skill(request: dict) -> str | None:
+def skill_asked(request: dict) -> str | None:
     """The skill a flip request names (a side's, in opposed and team flips)."""
     for side in (request, *(request.get(key) for key in ("initiator", "primary"))):
         if isinstance(side, dict) and isinstance(side.get("skill"), str) and side["skill"]:

@@ -155,20 +155,26 @@ def drawn(result: dict, choose: bool) -> str:
     can be kept instead."""
     if "cards" in result:
         return hand(result, "keep" if choose else None)
-    sides = []
-    for key, value in result.items():
-        if isinstance(value, dict) and "cards" in value:
-            sides.append(side_html(side_title(key), value, f"{key}.keep" if choose else None))
-        elif isinstance(value, list) and value and all(
-                isinstance(item, dict) and "cards" in item for item in value):
-            sides.extend(side_html(side_title(f"{key}.{i}"), item,
-                                   f"{key}.{i}.keep" if choose else None)
-                         for i, item in enumerate(value))
+    sides = [side_html(side_title(path), side, f"{path}.keep" if choose else None)
+             for path, side in card_sides(result)]
     if sides:
         return f'<div class="sides">{"".join(sides)}</div>'
     page = page_of(result.get("system"))
     shape = page.drawn_with if page else None  # None: cards, drawn from the sides above
     return dice_html(result, shape) if shape and result.get("dice") else ""
+
+
+def card_sides(result: dict) -> list[tuple[str, dict]]:
+    """The sides of a check with sides that flipped cards, by path: ("initiator", {...}),
+    ("secondaries.0", {...}); [] for a check of one hand or of dice."""
+    sides = []
+    for key, value in result.items():
+        if isinstance(value, dict) and "cards" in value:
+            sides.append((key, value))
+        elif isinstance(value, list) and value and all(
+                isinstance(item, dict) and "cards" in item for item in value):
+            sides.extend((f"{key}.{i}", item) for i, item in enumerate(value))
+    return sides
 
 
 def side_html(title: str, side: dict, keep_path: str | None) -> str:

@@ -14,7 +14,7 @@ from .forms import WHOLE
 from .links import HONESTY
 from .log_html import draw_text
 from .storage import FieldError
-from .systems import PAGES, outcome_name
+from .systems import PAGES, deciding, outcome_name
 
 # What the player says aloud when the GM keeps the difficulty, by the result's field.
 ANNOUNCED = (("total", "Total"), ("successes", "Successes"))
@@ -84,16 +84,9 @@ def share_text(result: dict, link: str, who: dict | None = None, seeded: bool = 
 
 
 def _deciding(result: dict) -> str:
-    """The number that decided the outcome, as the result shows it."""
-    if isinstance(result.get("ios"), int):
-        return f"IoS {result['ios']}"
+    """The number that decided the outcome, as the result shows it; a secret check's, the one
+    the player announces."""
     if is_secret(result):
         return next((f"{label} {result[key]}" for key, label in ANNOUNCED
                      if isinstance(result.get(key), int)), "")
-    if isinstance(result.get("total"), int) and isinstance(result.get("dtn"), int):
-        return f"total {result['total']} vs DTN {result['dtn']}"
-    if isinstance(result.get("total"), int) and isinstance(result.get("target"), int):
-        return f"total {result['total']} vs {result['target']}"
-    if isinstance(result.get("roll"), int) and isinstance(result.get("value"), int):
-        return f"roll {result['roll']} vs {result['value']}"
-    return ""
+    return deciding(result)

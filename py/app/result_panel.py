@@ -33,6 +33,7 @@ from .result_notes_html import (
     source_html,
 )
 from .session import Session, Shown
+from .spoken_words import sentence
 from .storage import stamp, utc_now
 from .systems import page_of
 
@@ -142,7 +143,8 @@ async def _choose(result: dict, earlier: Shown) -> None:
     except SpendError as error:
         characters_panel.render()
         if session.shown is earlier:
-            show(earlier, notes=[str(error)])
+            show(earlier, notes=[str(error)], heard=False)
+            browser.say(str(error))
         return
     characters_panel.paid(judged)
     present(judged.result, earlier.who, False, entry=judged.entry)
@@ -159,7 +161,7 @@ def restock() -> None:
     left = characters_panel.affordable(shown.result)
     if len(left) != len(web.page.find("#result [data-luck-spend]")):
         show(shown, notes=[] if len(left) == len(offers)
-             else [characters_panel.offers_gone(left)])
+             else [characters_panel.offers_gone(left)], heard=False)
 
 
 def scroll_to_result(block: str = "nearest") -> None:
@@ -169,7 +171,10 @@ def scroll_to_result(block: str = "nearest") -> None:
         block=block, behavior="auto" if dom.reduced_motion() else "smooth")
 
 
-def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
+def show(shown: Shown, animate: bool = False, notes: list[str] = (), heard: bool = True
+         ) -> None:
+    """Put `shown` in the result panel; unless not `heard` (redrawn for another tab's change,
+    or put back at a reload), a screen reader reads it out in one sentence (spoken_words.py)."""
     session.shown = shown
     result = shown.result
     source = source_html(shown.source, browser.long_time(shown.time),
@@ -186,6 +191,10 @@ def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
         seeded=shown.seeded, withdrawn=shown.withdrawn, glance=glance)
     log_panel.showing(shown)
     tools()
+    if heard:
+        browser.say(sentence(shown.result, shown.who, again=shown.source is not None,
+                             revealed=shown.revealed, seeded=shown.seeded,
+                             withdrawn=shown.withdrawn))
 
 
 def knobs_html(result: dict) -> str:
@@ -225,6 +234,7 @@ def clear(button: str) -> None:
     """A clean result panel (another system was chosen)."""
     session.shown = None
     web.page["result"].innerHTML = result_html.placeholder_html(button)
+    browser.say("")
     log_panel.showing(None)
     tools()
 
@@ -271,8 +281,9 @@ def open_replay(fragment: str) -> bool:
         link = links.open_link(fragment)
     except links.LinkError as error:
         session.shown = None
-        web.page["result"].innerHTML = result_html.problem_html(
-            f"{error} The page works as usual: fill in the form above and roll.")
+        problem = f"{error} The page works as usual: fill in the form above and roll."
+        web.page["result"].innerHTML = result_html.problem_html(problem)
+        browser.say(problem)
         tools()
         _to_the_top()
         return False
@@ -374,7 +385,10 @@ async def on_undo(event) -> None:
     characters_panel.render()
     if session.shown is shown:
         show(shown, notes=[" ".join(["Withdrawn: this roll no longer counts; the log keeps it "
-                                     "struck through.", *withdrawn.given]), *withdrawn.warnings])
+                                     "struck through.", *withdrawn.given]), *withdrawn.warnings],
+             heard=False)
+        browser.say(" ".join([sentence(shown.result, shown.who, withdrawn=True),
+                              *withdrawn.given]))  # the roll, then what came back
         web.page["result-heading"]._dom_element.focus()
     log_panel.render()
 
@@ -498,9 +512,9 @@ def on_log_entry(event) -> None:
     scroll_to_result()
 
 
-def show_entry(entry: dict) -> str | None:
-    """A logged check or reveal shown again from its own draw (never rolled again); why it
-    cannot be, or None."""
+def show_entry(entry: dict, heard: bool = True) -> str | None:
+    """A logged check or reveal shown again from its own draw (never rolled again), read out
+    unless not `heard`; why it cannot be, or None."""
     try:
         result = links.replay(entry["request"])
     except (InvalidRequest, links.MissingDraw) as error:
@@ -516,7 +530,7 @@ def show_entry(entry: dict) -> str | None:
         notes.insert(0, "Withdrawn: this roll was taken back and no longer counts.")
     show(Shown(result, source="log", entry=entry, time=entry["time"], who=who_of(entry),
                seeded=seeded, withdrawn=withdrawn),  # a reveal logged before reveals kept
-         notes=notes)  # the seed: its check's
+         notes=notes, heard=heard)  # the seed: its check's
     return None
 
 
@@ -529,4 +543,4 @@ def show_last(log, fragment: str) -> None:
         return
     request = newest["request"]
     if (request.get("system"), request.get("mode")) == dom.chosen():
-        show_entry(newest)
+        show_entry(newest, heard=False)  # put back as it was, not news to read out

@@ -1,6 +1,6 @@
 """Accessibility: an axe-core audit of every system's form and result on the phone and the desktop
 page, text contrast in the light and the dark scheme, a whole check done by keyboard alone and
-heard in the live region, and no motion when the player asks for less.
+heard in its live region, and no motion when the player asks for less.
 
 axe-core comes bundled in axe-playwright-python (pinned in requirements-test.txt) and is injected
 with page.evaluate: it fetches nothing (checked below, on top of the fixtures' outside-request
@@ -245,12 +245,14 @@ def test_a_check_by_keyboard_alone_is_heard_in_the_live_region(booted):
     rested(booted)  # this shared page's last roll was a while ago, as a person's would be
     keyboard.press("Enter")
     pressed(booted)
-    status = booted.get_by_role("status").and_(booted.locator("#result"))  # not the bar's own
+    status = booted.get_by_role("status").and_(booted.locator("#spoken"))  # not the bar's own
     expect(status).to_have_attribute("aria-live", "polite")
-    expect(status).to_contain_text(re.compile(
-        r"critical|success|basic|barely|failure|disaster|flubbed|too difficult", re.I))
+    expect(status).to_contain_text(re.compile(  # one sentence, its six dice at the end
+        r"^d10 pool: (critical|success|basic|barely|failure|disaster|flubbed|too difficult)"
+        r".* — dice( \d+){6}\.$", re.I))
+    panel = booted.get_by_role("region", name="Result")  # read when the player goes to it
     # six d10s, each with a text label
-    expect(status.locator("[role=img]:not(.outcome-bar)")).to_have_count(6)
+    expect(panel.locator("[role=img]:not(.outcome-bar)")).to_have_count(6)
     assert booted.evaluate("document.activeElement.id") == "pool-trait"  # focus stays put
 
 

@@ -20,6 +20,7 @@ import pytest
 import skillcheck
 from app import forms, log_model
 from app.landed_html import landed_html
+from app.spoken_words import sentence
 from engines import Chromium, Element, Engine, EngineError, launch
 from presses import QUIET_MS
 from test_page import CASES, IDS, expected_images
@@ -243,6 +244,10 @@ def test_a_roll_shows_the_engines_result_for_the_cards_or_dice_drawn(app_page, s
     assert on_page["had"] and html.escape(on_page["had"]) in landed
     assert on_page["bar"] and html.escape(on_page["bar"]) in landed
     app_page.wait(TOGETHER, message="headline, chance and bar on one screen")
+    # Issue 35.10: a screen reader hears it in one sentence, the same in every engine.
+    said = sentence(result)
+    app_page.wait("said => document.getElementById('spoken').textContent === said", said,
+                  message=f"the live region to say {said!r}")
 
 
 def test_a_bad_box_is_named_beside_it(app_page):

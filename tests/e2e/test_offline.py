@@ -34,12 +34,12 @@ def wait_controlled(page: Page) -> None:
 
 
 def roll_passages(page: Page) -> None:
-    """Roll the Passages system from the page's own controls; the live result must change."""
+    """Roll the Passages system from the page's own controls; what is read out must change."""
     page.evaluate("location.hash = '#system=passages'")  # the page's own link to a system
     form = page.locator("#form-passages")
     expect(form).to_be_visible()
     form.get_by_label(re.compile(r"^Base\b")).fill("60")
-    result = page.get_by_role("status")
+    result = page.get_by_role("status").and_(page.locator("#spoken"))  # the roll's sentence
     before = result.inner_text()
     page.get_by_role("button", name=re.compile(r"^(Roll|Flip)")).click()
     expect(result).not_to_have_text(before)

@@ -56,8 +56,9 @@ def test_a_seeded_roll_is_marked_on_its_result_its_text_its_share_and_its_link(p
     open_at(page, app_url + "?seed=42#system=passages")
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     roll(page)
-    result = page.locator("#result")  # the live region: the mark is read out with the result
+    result = page.locator("#result")
     expect(result.get_by_text(MARK, exact=True)).to_be_visible()
+    expect(page.locator("#spoken")).to_contain_text(re.compile(r"^Seeded, not random: Passages: "))
 
     page.get_by_role("button", name="Copy as text").click()
     expect(page.get_by_label("Text for a chat")).to_have_value(

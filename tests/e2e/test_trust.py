@@ -98,7 +98,7 @@ def open_system(page: Page, system: str, mode: str | None = None):
 
 
 def roll(page: Page) -> None:
-    """Press the main button and wait for a new result in the live region."""
+    """Press the main button and wait for a new result in the result panel."""
     page.locator("#result > *").first.evaluate("el => el.setAttribute('data-stale', '')")
     press_roll(page)
     expect(page.locator("#result [data-stale]")).to_have_count(0)

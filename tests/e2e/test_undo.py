@@ -24,7 +24,9 @@ def test_undo_withdraws_the_roll_keeps_it_struck_through_and_gives_the_luck_back
     expect(headline).to_contain_text("Critical Success")
     expect(headline).to_contain_text("Withdrawn")
     expect(headline.locator("s")).to_have_text("Critical Success")
-    expect(result).to_have_role("status")  # announced: the notes say what happened
+    expect(app.locator("#spoken")).to_have_text(  # read out: the roll, then what came back
+        "Withdrawn: Vex, Lockpicking: Critical Success, IoS 3 — dice 1 2 9 9 3. "
+        "Roll withdrawn: Vex got 4 Luck back (1 → 5).")
     expect(result).to_contain_text("Withdrawn: this roll no longer counts")
     expect(result).to_contain_text("Roll withdrawn: Vex got 4 Luck back (1 → 5).")
     expect(stock(app)).to_have_text("Luck 5 · XP 0")

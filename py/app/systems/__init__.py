@@ -9,11 +9,12 @@ package names a system.
 from __future__ import annotations
 
 import importlib
+import re
 
 from skillcheck import SYSTEMS
 from skillcheck.registry import REGISTRY
 
-from .record import MissingPiece, Points, Resource, Reveal, Sheet, SystemPage
+from .record import MissingPiece, Points, Resource, Reveal, Sheet, SystemPage, named_fields
 
 
 def _record(system: str) -> SystemPage:
@@ -88,7 +89,25 @@ def outcome_meaning(system: str, outcome: str) -> str:
     return words[1] if words else ""
 
 
+def deciding(result: dict) -> str:
+    """The number that decided a result, as its record says it ("IoS 2", "total 14 vs DTN
+    12", "13 to 12"): the first of the record's `deciding` whose fields the result holds; ""
+    where none does (a secret check, a pool too difficult to roll)."""
+    found = page_of(result.get("system"))
+    for words in found.deciding if found else ():
+        if all(_held(result, name) for name in named_fields(words)):
+            return words.format_map(result)
+    return ""
+
+
+def _held(result: dict, name: str) -> bool:
+    """Whether the result holds the field `name` ("primary[total]") as a number or a word."""
+    value: object = result
+    for key in re.findall(r"\w+", name):
+        value = value.get(key) if isinstance(value, dict) else None
+    return isinstance(value, int | str) and not isinstance(value, bool)
+
+
 __all__ = ["FIRST", "FIRST_MODE", "PAGES", "SHEETS", "SKILL_LIST", "MissingPiece", "Points",
-           "Resource",
-           "Reveal", "SystemPage", "outcome_meaning", "outcome_name", "page_of", "points_offered",
-           "resource_of"]
+           "Resource", "Reveal", "SystemPage", "deciding", "outcome_meaning", "outcome_name",
+           "page_of", "points_offered", "resource_of"]

@@ -49,6 +49,7 @@ PAGE = SystemPage(
     sheet=SHEET,
     fill=fill,
     drawn_with="d6",
+    deciding=("total {total} vs {target}",),
     resource=Resource("xp", "insurance", XP_PER_POINT, "xp_spent", "XP", MOST_XP),
     points=Points("insurance", "Insurance"),
     adjust={"": ("base", "dice_count")},

@@ -46,5 +46,6 @@ PAGE = SystemPage(
     sheet=SHEET,
     fill=fill,
     drawn_with="d100",
+    deciding=("roll {roll} vs {value}",),
     adjust={"": ("base",)},
 )

@@ -66,6 +66,7 @@ SHEET = Sheet("pool", "d10 pool sheet", "d10 pool and Swift sheet: traits and sk
 
 SAID = {"trait": "Trait {}", "skill": "Skill {}", "dr": "DR {}", "bonus": "Bonus {}",
         "luck": "Luck {}", "secret": "secret difficulty"}
+DECIDING = ("IoS {ios}",)
 IOS_TERM = "IoS — Increment of Success: 1 when the {0} is met exactly, 1 more for each {1} beyond."
 
 PAGE = SystemPage(
@@ -94,5 +95,6 @@ PAGE = SystemPage(
     points=MORE_LUCK,
     reveal=Reveal("DR", "the successes needed, like 4", "dr"),
     totals=("number of successes", "Successes", "DR"),
+    deciding=DECIDING,
     adjust={"": ("dr", "bonus")},
 )

@@ -8,6 +8,8 @@ import, naming the system and the piece (MissingPiece), never later at the table
 
 from __future__ import annotations
 
+import re
+import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -120,6 +122,9 @@ class SystemPage:
     form: str = ""  # its forms in page macros, hand-laid: one per mode, where it has modes
     chip_wraps: bool = False  # the one chip that may take two lines on the narrowest phones
     pick: Pick = field(default_factory=Pick)
+    deciding: tuple[str, ...] = ()  # the number that decided a result, in words: formats over
+    # its fields ("IoS {ios}", "total {primary[total]} vs DTN {dtn}"); the first whose fields
+    # the result holds is said (py/app/systems/__init__.py: deciding)
     # The numbers a player changes most between two rolls, by mode ("" where it has none),
     # stepped from under the result (py/app/adjust_html.py): the difficulty, then a bonus;
     # none given, none offered.
@@ -165,6 +170,9 @@ class SystemPage:
         if (self.reveal is not None) != ("secret" in fields):
             raise MissingPiece(self.id, "reveal", "is needed exactly where the rules keep a "
                                "difficulty secret")
+        for words in self.deciding:
+            if not named_fields(words):
+                raise MissingPiece(self.id, "deciding", f"{words!r} names no result field")
         steppable = {spec["name"] for spec in described["fields"]
                      if spec["kind"] in ("whole", "choice")}
         wrong = sorted({name for names in self.adjust.values() for name in names
@@ -181,3 +189,17 @@ class SystemPage:
     @property
     def sheet_key(self) -> str:
         return self.sheet.key if self.sheet else self.reads
+
+
+def named_fields(words: str) -> list[str]:
+    """The result fields a `deciding` format names ("{primary[total]}" → "primary[total]"), or
+    [] when it is no format, or names none, or converts or formats them (they are said plain)."""
+    try:
+        parsed = [(name, spec, conversion) for _, name, spec, conversion
+                  in string.Formatter().parse(words) if name is not None]
+    except ValueError:
+        return []
+    if any(spec or conversion or not re.fullmatch(r"[a-z_]+(\[[a-z_0-9]+\])*", name)
+           for name, spec, conversion in parsed):
+        return []
+    return [name for name, _, _ in parsed]

@@ -27,5 +27,6 @@ PAGE = SystemPage(
     drawn_with="d10",
     resource=pool.LUCK,
     points=pool.MORE_LUCK,
+    deciding=pool.DECIDING,
     adjust={"": ("skill", "bonus")},
 )
