@@ -28,23 +28,29 @@ def sentence(result: dict, who: dict | None = None, again: bool = False,
     character and the sheet's skill), shown `again` (from the log or a link), `revealed` by
     the GM, drawn from a `seeded` sequence, `withdrawn` (taken back: it no longer counts).
     The longer forms come first; a long draw is said more compactly, then the deciding number
-    is left out, then who is cut, until it fits."""
-    said = [words for words, on in (("shown again", again), ("withdrawn", withdrawn),
-                                    ("revealed", revealed), ("seeded, not random", seeded))
-            if on]
-    head = ", ".join(said)
-    head = head[:1].upper() + head[1:] + ": " if head else ""
+    is left out, then who is cut, then the marks are said in a word each, until it fits."""
+    marks = [(long, short) for long, short, on in (
+        ("shown again", "again", again), ("withdrawn", "withdrawn", withdrawn),
+        ("revealed", "revealed", revealed), ("seeded, not random", "seeded", seeded)) if on]
     outcome, number = _outcome(result, spent=not withdrawn)  # a withdrawn roll's, given back
     draws = _draws(result)
-    for most in MOST_WHO:
-        named = _who(result, who, most)
-        for numbers in (number, ""):
-            for draw in draws:
-                text = f"{head}{named}: {outcome}" + (f", {numbers}" if numbers else "")
-                text += f" — {draw}." if draw else "."
-                if len(text.split()) <= MOST_WORDS:
-                    return text
-    return f"{head}{_who(result, who, 2)}: {outcome}."
+    heads = [_head([long for long, _ in marks]), _head([short for _, short in marks])]
+    for head in heads:  # the marks said whole first, then in a word each
+        for most in MOST_WHO:
+            named = _who(result, who, most)
+            for numbers in (number, ""):
+                for draw in draws:
+                    text = f"{head}{named}: {outcome}" + (f", {numbers}" if numbers else "")
+                    text += f" — {draw}." if draw else "."
+                    if len(text.split()) <= MOST_WORDS:
+                        return text
+    return f"{heads[1]}{_who(result, who, 2)}: {outcome}."
+
+
+def _head(marks: list[str]) -> str:
+    """"Shown again, withdrawn: " before the rest, or nothing."""
+    head = ", ".join(marks)
+    return head[:1].upper() + head[1:] + ": " if head else ""
 
 
 def _outcome(result: dict, spent: bool = True) -> tuple[str, str]:
