@@ -13,7 +13,7 @@ from collections.abc import Awaitable
 from types import ModuleType
 
 import skillcheck
-from pyscript import web, when, window
+from pyscript import document, web, when, window
 from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
@@ -161,9 +161,27 @@ def restock() -> None:
 
 def scroll_to_result(block: str = "nearest") -> None:
     """Bring the result's whole panel into view, so Re-roll and Share under it are not left
-    beneath a phone's fixed roll bar (the page's scroll padding keeps it clear)."""
-    web.page["result"]._dom_element.closest("section").scrollIntoView(
-        block=block, behavior="auto" if dom.reduced_motion() else "smooth")
+    beneath a phone's fixed roll bar (the page's scroll padding keeps it clear); a panel too
+    tall for the screen is brought to its top instead, so its headline is what is seen
+    ("nearest" would leave a tall panel coming from above, or one filling the screen already,
+    with its headline above the screen)."""
+    panel = web.page["result"]._dom_element.closest("section")
+    if block == "nearest" and panel.getBoundingClientRect().height > _room():
+        block = "start"
+    panel.scrollIntoView(block=block, behavior="auto" if dom.reduced_motion() else "smooth")
+
+
+def _room() -> float:
+    """The height a panel scrolled into view has: the screen above the roll bar's padding."""
+    padding = str(window.getComputedStyle(document.documentElement).scrollPaddingBottom)
+    try:
+        below = float(padding.removesuffix("px"))
+    except ValueError:  # "auto"
+        below = 0.0
+    return float(window.innerHeight) - below - SCROLL_MARGIN
+
+
+SCROLL_MARGIN = 12  # px, a panel's scroll-margin-top (app.css)
 
 
 def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
