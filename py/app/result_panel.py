@@ -185,7 +185,10 @@ SCROLL_MARGIN = 12  # px, a panel's scroll-margin-top (app.css)
 
 
 def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
+    """Draw `shown` in the result panel. Focus inside the old result (the card just kept, the
+    Luck offer just taken) goes to its like in the new one (focus_again)."""
     session.shown = shown
+    focused = focus_held()
     result = shown.result
     source = source_html(shown.source, browser.long_time(shown.time),
                          inputs_shown(result["request"]) if shown.source == "link" else ()
@@ -198,8 +201,62 @@ def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
     web.page["result"].innerHTML = source + announce + result_html.result_html(
         result, animate=animate, notes=tuple(notes), heading=heading, offers=offers,
         seeded=shown.seeded)
+    focus_again(focused)
     log_panel.showing(shown)
     tools()
+
+
+# ---- where keyboard focus goes -----------------------------------------------------------------
+#
+# A roll moves no focus: the control the player pressed keeps it, which is where a keyboard user
+# goes on from. Roll or Flip stays focused in the bar, always on screen, so Enter or Space rolls
+# again; Re-roll stays focused under the result, which is scrolled into view with it; Enter in a
+# box leaves the box focused, so the player changes a number and presses Enter again (typing
+# scrolls the box back into view; a roll never takes focus from a box, nor do the odds, which
+# only redraw their own panel). The page's scroll padding keeps whatever Tab reaches clear of
+# the roll bar. Only a result redrawn in place (another card kept, Luck taken, offers drawn
+# again) would drop focus to the page's body with the control it was on: that focus is moved to
+# the control's like in the new result, or to the headline when there is none.
+
+FOCUSABLE = "button, a[href], input, select, textarea, [tabindex]"
+
+
+def focus_held() -> tuple[str, str] | None:
+    """What has keyboard focus inside the result about to be redrawn: ("data-keep-path", the
+    side's path) for a card of a hand to choose from, ("data-luck-spend", its spend) for a
+    Luck offer, ("", "") for anything else in it; None when focus is outside the result."""
+    active = document.activeElement
+    if is_none(active) or not web.page["result"]._dom_element.contains(active):
+        return None
+    for name in ("data-keep-path", "data-luck-spend"):  # a card's button, or a kept card
+        control = active.closest(f"[{name}]")
+        if not is_none(control):
+            return name, str(control.getAttribute(name))
+    return "", ""
+
+
+def focus_again(held: tuple[str, str] | None) -> None:
+    """Focus, in the result just drawn, the like of what `held` says had it: for a card chosen,
+    that side's kept card (the one chosen, now kept, beside the other cards' buttons); for a
+    Luck offer, the first offer left costing at least as much (the next one up, once it is
+    taken; the same one, when it was refused); else the headline."""
+    if held is None:
+        return
+    result = web.page["result"]._dom_element
+    kind, value = held
+    target = None
+    if kind == "data-keep-path":
+        target = result.querySelector(f'.hand[data-keep-path="{value}"] .card.kept')
+    elif kind == "data-luck-spend":
+        target = next((offer for offer in result.querySelectorAll("[data-luck-spend]")
+                       if int(offer.getAttribute("data-luck-spend")) >= int(value)), None)
+    if is_none(target):
+        target = result.querySelector(".headline")
+    if is_none(target):
+        target = web.page["result-heading"]._dom_element
+    if not target.matches(FOCUSABLE):
+        target.setAttribute("tabindex", "-1")  # focused from here, not a stop for Tab
+    target.focus()
 
 
 def inputs_shown(request: dict) -> list[tuple[str, str]]:
