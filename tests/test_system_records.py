@@ -72,6 +72,8 @@ def test_the_records_follow_the_rules_registry():
     ({"drawn_with": "d20"}, "drawn_with"),
     ({"reveal": None}, "reveal"),
     ({"sheet": None}, "sheet"),
+    ({"adjust": {"": ("dr", "seed")}}, "adjust"),
+    ({"adjust": {"unopposed": ("dr",)}}, "adjust"),
 ])
 def test_a_record_missing_a_piece_fails_naming_the_system_and_the_piece(change, piece):
     with pytest.raises(MissingPiece, match=rf"'pool' system's page record .*: {piece} ") as said:

@@ -278,6 +278,22 @@ def undo_spend(character: dict) -> tuple[dict, dict]:
                              text)
 
 
+def give_back(character: dict, spend: dict, newest: bool) -> tuple[dict, dict]:
+    """What a withdrawn roll spent (its logged `spend`), given back to the character, up to the
+    most they can hold: the new character and an undo record. When that spend is their
+    `newest`, "Undo last spend" has nothing left to give back."""
+    resource = resource_of(spend["system"])
+    before = character[resource.stock]
+    after = min(resource.most, before + spend["amount"])
+    given = after - before
+    last = None if newest else character["last_spend"]
+    restored = read_character({**character, resource.stock: after, "last_spend": last})
+    most = f", the most {character['name']} can hold" if given < spend["amount"] else ""
+    text = (f"Roll withdrawn: {character['name']} got {given} {resource.label} back "
+            f"({before} → {after}{most}).")
+    return restored, _record(character, spend["system"], resource, given, before, after, text)
+
+
 def _record(character: dict, system: str, resource: Resource, amount: int, before: int,
             after: int, text: str) -> dict:
     """What the log keeps of a spend or undo (log_model.RollLog.record_spend / record_undo)."""
@@ -477,6 +493,18 @@ class Roster(Collection):
             return restored, record
         (character, record), warnings = self.change(undo)
         return character, record, warnings
+
+    def give_back(self, spend: dict, newest: bool) -> tuple[dict | None, list[str]]:
+        """`give_back` to the character as stored now: the undo record, None when the
+        character is no longer saved here (nothing to give back to), and the warnings."""
+        def give() -> dict | None:
+            character = self.get(spend["character"])
+            if character is None:
+                return None
+            restored, record = give_back(character, spend, newest)
+            self._put((restored, dump(restored)))
+            return record
+        return self.change(give)
 
     # -- export, import
 

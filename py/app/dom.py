@@ -23,6 +23,7 @@ from pyscript import document, web, window
 from pyscript.ffi import is_none, to_js
 
 from . import forms, systems
+from .adjust_html import Knob
 from .result_html import sentence_case, side_title
 
 _BUBBLES = to_js({"bubbles": True})
@@ -425,3 +426,45 @@ def renumber(group: str) -> None:
 
 def reduced_motion() -> bool:
     return bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
+
+
+# ---- the knobs under a result: steps of the form's own boxes -------------------------------------
+
+def knob(form, field: str):
+    """Control `field` of `form` as the row under a result shows it (adjust_html.Knob), or None
+    when the form has no such box."""
+    control = _control(form, field)
+    if control is None:
+        return None
+    label = field_label(form, field)
+    if control.disabled:
+        return Knob(field, label, control.value or "—", False, False)
+    if control.tagName == "SELECT":
+        element, index = control._dom_element, control._dom_element.selectedIndex
+        words = element.options.item(index).text if index >= 0 else "—"
+        return Knob(field, label, words, index > 0, 0 <= index < element.options.length - 1)
+    try:
+        value = int(control.value)
+    except ValueError:
+        return Knob(field, label, control.value or "—", False, False)
+    low, high = control.getAttribute("min"), control.getAttribute("max")
+    return Knob(field, label, str(value), low is None or value > int(low),
+                high is None or value < int(high))
+
+
+def step(form, field: str, by: int) -> None:
+    """One step of control `field`, then the input and change events typing sends, so the odds,
+    the kept form and the rest hear of it as of a player's own change."""
+    control = _control(form, field)
+    if control is None or control.disabled:
+        return
+    element = control._dom_element
+    if control.tagName == "SELECT":
+        element.selectedIndex = max(0, min(element.options.length - 1,
+                                           element.selectedIndex + by))
+    elif by > 0:
+        element.stepUp()
+    else:
+        element.stepDown()
+    for kind in ("input", "change"):
+        element.dispatchEvent(window.Event.new(kind, _BUBBLES))

@@ -55,9 +55,13 @@ def entry_html(entry: dict, when: Callable[[str], str], shown: int | None = None
                                               entry["outcome"])  # as headlined
     if entry["kind"] == "reveal":
         outcome = f"Revealed: {outcome}"
+    withdrawn = "withdrawn" in entry  # kept, struck through and said: the table trusts the log
+    if withdrawn:
+        outcome = f"Withdrawn: {outcome}"
     draw = draw_text(entry["request"])
     current = ' aria-current="true"' if entry["id"] == shown else ""
-    return (f'<li class="log-row"><button type="button" class="log-entry" '
+    return (f'<li class="log-row{" withdrawn" * withdrawn}"><button type="button" '
+            f'class="log-entry" '
             f'data-entry="{entry["id"]}"{current}>'
             f'<span class="log-system">{named}</span>{time}'
             + seed_mark(entry)

@@ -7,6 +7,7 @@ Pure Python: storage is injected (see storage.py). Entries are plain JSON dicts:
             seed (the page's ?seed when the draw came from it; left out otherwise),
             name and skill (who rolled it and what, when a character's pick filled the form;
             left out otherwise)
+            withdrawn (ISO 8601 UTC: when the player took it back with Undo; left out otherwise)
     reveal  the same as check (its seed is the secret check's), plus reveals (the id of the
             secret check it judges)
     spend   character, name, resource ("luck" | "xp"), amount, before, after, check (id | None)
@@ -67,6 +68,17 @@ REROLL_DROPS = (*REPLAY_KEYS, "luck_spend")
 
 class LogFileError(FileRefused):
     """An import the log refused; the message is for the player and the log is unchanged."""
+
+
+class WithdrawError(LookupError):
+    """An Undo refused, the log unchanged; the message is for the player."""
+
+
+def counts(entry: dict) -> bool:
+    """Whether an entry counts as a roll: a check or a reveal not withdrawn. Whatever counts
+    rolls (Re-roll's last check, a reveal's secret) asks this, so a withdrawn roll counts
+    nowhere."""
+    return entry["kind"] in ("check", "reveal") and "withdrawn" not in entry
 
 
 # ---- requests: draws, re-rolls, reveals, one-line summaries --------------------------------------
@@ -186,6 +198,8 @@ def read_entry(raw: object) -> dict:
         entry.update(_spent(raw, system))
     if kind in ("check", "reveal") and raw.get("seed") is not None:
         entry["seed"] = whole(raw["seed"], "seed", 0, BIGGEST_SEED)
+    if kind in ("check", "reveal") and raw.get("withdrawn") is not None:
+        entry["withdrawn"] = read_time(raw["withdrawn"], "withdrawn")
     if kind == "reveal":
         entry["reveals"] = _id(raw.get("reveals"), "reveals")
     elif kind == "spend":
@@ -255,8 +269,9 @@ class RollLog(Collection):
         return sorted({e["name"] for e in self.items() if e.get("name")}, key=str.casefold)
 
     def last_check(self, system: str | None = None) -> dict | None:
-        """The newest check (of `system` if given): what one-tap re-roll repeats."""
-        return next((e for e in self.entries(system) if e["kind"] == "check"), None)
+        """The newest check that counts (of `system` if given): what one-tap re-roll repeats."""
+        return next((e for e in self.entries(system) if e["kind"] == "check" and counts(e)),
+                    None)
 
     # -- adding: each on top of what storage holds now, so no tab drops another's entries
 
@@ -298,6 +313,8 @@ class RollLog(Collection):
         original = self.get(secret_id)
         if original is None or original["kind"] != "check" or original["outcome"] != "secret":
             raise ValueError(f"entry {secret_id} is not a secret check in the log")
+        if not counts(original):
+            raise ValueError(f"entry {secret_id} was withdrawn: there is nothing to reveal")
         if result["system"] != original["system"]:
             raise ValueError("a reveal must judge a check of the same system")
         request = result["request"]
@@ -311,14 +328,45 @@ class RollLog(Collection):
         return self._add("spend", spend["system"], spend["text"], **_spend_fields(spend),
                          check=check_id)
 
-    def record_undo(self, undo: dict) -> tuple[dict, list[str]]:
-        """Log an undo record of characters.undo_spend, linked to that character's last spend
-        as storage holds it now (another tab's spend included)."""
+    def record_undo(self, undo: dict, undoes: int | None = None) -> tuple[dict, list[str]]:
+        """Log an undo record of characters.undo_spend, linked to the spend it gives back:
+        `undoes`, else that character's last spend as storage holds it now (another tab's
+        spend included)."""
         self.refresh()
-        spent = next((e for e in reversed(self.items()) if e["kind"] == "spend"
-                      and e["character"] == undo["character"]), None)
+        if undoes is None:
+            spent = self.newest_spend(undo["character"])
+            undoes = spent and spent["id"]
         return self._add("undo", undo["system"], undo["text"], **_spend_fields(undo),
-                         undoes=spent and spent["id"])
+                         undoes=undoes)
+
+    def newest_spend(self, character_id: int) -> dict | None:
+        """The character's newest spend in the log, given back or not."""
+        return next((e for e in reversed(self.items()) if e["kind"] == "spend"
+                     and e["character"] == character_id), None)
+
+    def withdraw(self, check_id: int) -> tuple[dict, list[dict], list[str]]:
+        """Undo of a roll made by mistake: its entry kept, marked withdrawn (the table trusts a
+        log that never loses a roll silently), and the spends it made that were not given back
+        yet, for the caller to give back (spending.withdraw), and the warnings its save gave.
+        WithdrawError when the roll is no longer in the log as one that counts (deleted,
+        cleared or withdrawn in another tab)."""
+        self.refresh()
+        entry = self.get(check_id)
+        if entry is None or entry["kind"] != "check":
+            raise WithdrawError("That roll is no longer in the log (deleted or cleared), so "
+                                "there is nothing to withdraw.")
+        if not counts(entry):
+            raise WithdrawError("That roll was already withdrawn.")
+        given_back = {e["undoes"] for e in self.items() if e["kind"] == "undo"}
+        spends = [e for e in self.items() if e["kind"] == "spend" and e["check"] == check_id
+                  and e["id"] not in given_back]
+        row = checked({**entry, "withdrawn": stamp(self.clock())}, self._next_id)
+
+        def withdraw() -> dict:
+            self._put(row)
+            return row[0]
+        withdrawn, warnings = self.change(withdraw)
+        return withdrawn, spends, warnings
 
     def _add(self, kind: str, system: str, summary: str, **fields) -> tuple[dict, list[str]]:
         def add() -> tuple[dict, list[str]]:
@@ -390,7 +438,7 @@ def searchable(entry: dict) -> str:
     """What a search looks through: the entry's words as the log shows them, in one case."""
     return " ".join(str(entry.get(field) or "") for field in (
         "name", "skill", "summary", "outcome")).casefold() + " " + system_name(
-        entry["system"]).casefold()
+        entry["system"]).casefold() + " withdrawn" * ("withdrawn" in entry)
 
 
 def _spend_fields(record: dict) -> dict:

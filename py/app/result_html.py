@@ -55,12 +55,16 @@ def percent(p: Fraction) -> str:
 # ---------------------------------------------------------------------------------------------
 
 def result_html(result: dict, animate: bool = True, notes: tuple[str, ...] = (),
-                offers: bool = False, heading: str = "", seeded: bool = False) -> str:
+                offers: bool = False, heading: str = "", seeded: bool = False,
+                withdrawn: bool = False, glance: str = "") -> str:
     """The whole result: what was checked (`heading`: "Mara · Stealth (d10 pool)"), headline,
     what was drawn, the deciding numbers, the explanation; with `offers` (a roll just made
     here, not one shown again nor one the GM revealed), the Luck the player may still spend
     and the other cards they may keep instead. A `seeded` draw says under its headline that
-    it was not random, so no one at the table takes it for a fair roll."""
+    it was not random, so no one at the table takes it for a fair roll; a `withdrawn` one
+    (taken back with Undo) is struck through and says so. `glance`, under the headline: the
+    chance it had and where it fell among its outcomes (landed_html.py), and the knobs for the
+    next roll (adjust_html.py)."""
     moving = " animate" if animate else ""
     said = (f'<p class="seeded">{escape(SEEDED)}</p>' if seeded else "") + "".join(
         f'<p class="note">{escape(note)}</p>' for note in notes)
@@ -69,7 +73,8 @@ def result_html(result: dict, animate: bool = True, notes: tuple[str, ...] = (),
     return (f'<article class="outcome {tone(result.get("success"))}{moving}" '
             f'data-outcome="{escape(str(result.get("outcome")))}" '
             f'data-system="{escape(str(result.get("system")))}">'
-            f"{named}{headline(result)}{said}{drawn(result, offers)}{choices}{facts_html(result)}"
+            f"{named}{headline(result, withdrawn)}{glance}{said}{drawn(result, offers)}{choices}"
+            f"{facts_html(result)}"
             f"{explain_html(result.get('explain', []))}</article>")
 
 
@@ -112,11 +117,14 @@ def _outcome_words(result: dict) -> str:
     return outcome_name(str(result.get("system", "")), str(result.get("outcome", "")))
 
 
-def headline(result: dict) -> str:
-    words = _outcome_words(result)
+def headline(result: dict, withdrawn: bool = False) -> str:
+    words = f"<strong>{escape(_outcome_words(result))}</strong>"
     mark = {True: "✓", False: "✗"}.get(result.get("success"), "?")
+    if withdrawn:
+        return (f'<p class="headline withdrawn"><span class="mark" aria-hidden="true">{mark}'
+                f'</span><s>{words}</s> <span class="withdrawn-tag">Withdrawn</span></p>')
     return (f'<p class="headline"><span class="mark" aria-hidden="true">{mark}</span>'
-            f"<strong>{escape(words)}</strong></p>")
+            f"{words}</p>")
 
 
 def facts_html(result: dict, names=FACTS) -> str:

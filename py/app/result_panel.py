@@ -1,6 +1,7 @@
 """The result side of the page: a check rolled and shown, or a roll shown again — tapped in the
-log or opened from a replay link — which never draws anything new. Around a result: roll the
-same check again (Re-roll), share it as a link, and the GM's reveal of a secret difficulty.
+log or opened from a replay link — which never draws anything new. Around a result: take a roll
+made by mistake back (Undo, until the next roll), roll the same check again (Re-roll), share it
+as a link, and the GM's reveal of a secret difficulty.
 
 Data still flows one way: request → skillcheck → result → HTML; then, once the result is on
 screen, the log is written (log_panel.record). A check that costs a character Luck or XP is
@@ -18,9 +19,11 @@ from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
 from . import browser, dom, forms, links, log_html, result_html, spending
+from .adjust_html import adjust_html, adjusted
 from .characters import SpendError, already_spent
 from .check_words import kind_of, title
-from .log_model import WHO, reveal_request, strip_draw
+from .landed_html import landed_html
+from .log_model import WHO, WithdrawError, reveal_request, strip_draw
 from .result_notes_html import (
     announce_html,
     is_secret,
@@ -195,15 +198,40 @@ def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
                          ) if shown.source else ""
     announce = announce_html(result) if is_secret(result) else ""
     heading = title(result["request"], **(shown.who or {}))
-    offers = shown.source is None and not shown.revealed
+    glance = landed_html(result) + knobs_html(result)
+    offers = shown.playable
     if offers:  # only what the picked character can still pay
         result = {**result, "luck_offers": characters_panel.affordable(result)}
     web.page["result"].innerHTML = source + announce + result_html.result_html(
         result, animate=animate, notes=tuple(notes), heading=heading, offers=offers,
-        seeded=shown.seeded)
+        seeded=shown.seeded, withdrawn=shown.withdrawn, glance=glance)
     focus_again(focused)
     log_panel.showing(shown)
     tools()
+
+
+def knobs_html(result: dict) -> str:
+    """The −/+ of the numbers most changed between rolls, under a result of the form on
+    screen (a roll of another system or mode has none: they would step a form not shown)."""
+    request = result["request"]
+    shown_here = (request.get("system"), request.get("mode")) == dom.chosen()
+    if not shown_here:
+        return ""
+    form = dom.active_form()
+    knobs = [dom.knob(form, field) for field in adjusted(*dom.chosen())]
+    return adjust_html([knob for knob in knobs if knob is not None])
+
+
+def _redraw_knobs() -> None:
+    """Each knob shows what its box holds now, and which ways it can still step."""
+    form = dom.active_form()
+    for field in adjusted(*dom.chosen()):
+        found = dom.knob(form, field)
+        for shown in web.page.find(f'#result [data-adjust-value="{field}"]'):
+            shown.textContent = found.value if found else ""
+        for button in web.page.find(f'#result [data-adjust="{field}"]'):
+            way = int(button.getAttribute("data-adjust-step"))
+            button.disabled = not (found and (found.up if way > 0 else found.down))
 
 
 # ---- where keyboard focus goes -----------------------------------------------------------------
@@ -224,7 +252,8 @@ FOCUSABLE = "button, a[href], input, select, textarea, [tabindex]"
 def focus_held() -> tuple[str, str] | None:
     """What has keyboard focus inside the result about to be redrawn: ("data-keep-path", the
     side's path) for a card of a hand to choose from, ("data-luck-spend", its spend) for a
-    Luck offer, ("", "") for anything else in it; None when focus is outside the result."""
+    Luck offer, ("", a selector of its data- attributes) for anything else in it; None when
+    focus is outside the result."""
     active = document.activeElement
     if is_none(active) or not web.page["result"]._dom_element.contains(active):
         return None
@@ -232,14 +261,16 @@ def focus_held() -> tuple[str, str] | None:
         control = active.closest(f"[{name}]")
         if not is_none(control):
             return name, str(control.getAttribute(name))
-    return "", ""
+    return "", "".join(f'[{item.name}="{window.CSS.escape(item.value)}"]'  # a knob's −, say
+                       for item in active.attributes if item.name.startswith("data-"))
 
 
 def focus_again(held: tuple[str, str] | None) -> None:
     """Focus, in the result just drawn, the like of what `held` says had it: for a card chosen,
     that side's kept card (the one chosen, now kept, beside the other cards' buttons); for a
     Luck offer, the first offer left costing at least as much (the next one up, once it is
-    taken; the same one, when it was refused); else the headline."""
+    taken; the same one, when it was refused); else the control with the same data-
+    attributes (a knob's − or +), if it is there to take focus; else the headline."""
     if held is None:
         return
     result = web.page["result"]._dom_element
@@ -250,7 +281,9 @@ def focus_again(held: tuple[str, str] | None) -> None:
     elif kind == "data-luck-spend":
         target = next((offer for offer in result.querySelectorAll("[data-luck-spend]")
                        if int(offer.getAttribute("data-luck-spend")) >= int(value)), None)
-    if is_none(target):
+    elif value:
+        target = result.querySelector(value)
+    if is_none(target) or target.matches(":disabled"):
         target = result.querySelector(".headline")
     if is_none(target):
         target = web.page["result-heading"]._dom_element
@@ -281,6 +314,7 @@ def tools() -> None:
     shown = session.shown
     result = shown and shown.result
     web.page["result-tools"].hidden = not (shown or session.again)
+    web.page["roll-undo"].hidden = not (shown and shown.playable)
     web.page["roll-again"].hidden = session.again is None
     if session.again is not None:  # what it repeats, whatever the form shows now
         web.page["roll-again"].textContent = "Re-roll " + title(session.again,
@@ -292,7 +326,7 @@ def tools() -> None:
     web.page["roll-last"].hidden = result is None
     web.page["roll-last"].innerHTML = result_html.last_html(
         result, kind_of(result["system"], result["request"].get("mode"))) if result else ""
-    page = page_of(result["system"]) if is_secret(result) else None
+    page = page_of(result["system"]) if is_secret(result) and not shown.withdrawn else None
     reveal = page.reveal if page else None
     web.page["reveal-form"].hidden = reveal is None
     if reveal:
@@ -334,8 +368,8 @@ def on_choose(event) -> None:
     judged again on the same draw."""
     button = event.target.closest("[data-keep], [data-luck-spend]")
     shown = session.shown
-    if is_none(button) or shown is None or shown.source or shown.revealed:
-        return  # a roll shown again is not played again, nor one the GM has judged
+    if is_none(button) or shown is None or not shown.playable:
+        return  # a roll shown again is not played again, nor one judged or withdrawn
     request = shown.result["request"]
     if button.hasAttribute("data-keep"):
         request = forms.with_value(request, button.getAttribute("data-keep-path"),
@@ -343,6 +377,57 @@ def on_choose(event) -> None:
     else:
         request = {**request, "luck_spend": int(button.getAttribute("data-luck-spend"))}
     perform(request, animate=False, refit=True)
+
+
+@when("click", "#result")
+@browser.guarded
+def on_adjust(event) -> None:
+    """A knob under the result: one step of the form's own box (dom.step), which the form
+    hears as typing: the odds and the roll bar's chance follow, and the next Roll takes it."""
+    button = event.target.closest("[data-adjust]")
+    if is_none(button):
+        return
+    dom.step(dom.active_form(), button.getAttribute("data-adjust"),
+             int(button.getAttribute("data-adjust-step")))
+    _redraw_knobs()
+
+
+@when("input", "#check")
+def on_form_input(event) -> None:
+    """A box typed in (or stepped) in the form: the knobs under the result show it too."""
+    _redraw_knobs()
+
+
+@when("click", "#roll-undo")
+@browser.guarded
+async def on_undo(event) -> None:
+    """The roll shown taken back: its log entry kept and marked withdrawn, what it spent given
+    back, in one turn at the cross-tab lock, read when that turn comes (the roll's own entry is
+    written by then: changes keep their order). The roll stays on screen, struck through."""
+    shown = session.shown
+    if shown is None or not shown.playable:
+        return
+    web.page["roll-undo"].disabled = True
+
+    def withdraw() -> spending.Withdrawn:
+        if shown.entry is None:
+            raise WithdrawError("That roll never reached the log, so there is nothing to "
+                                "withdraw.")
+        return spending.withdraw(session.roster, session.log, shown.entry["id"])
+    try:
+        withdrawn = await browser.change(withdraw)
+    except WithdrawError as error:
+        browser.trouble(str(error))
+        return
+    finally:
+        web.page["roll-undo"].disabled = False
+    shown.withdrawn, shown.entry = True, withdrawn.entry
+    characters_panel.render()
+    if session.shown is shown:
+        show(shown, notes=[" ".join(["Withdrawn: this roll no longer counts; the log keeps it "
+                                     "struck through.", *withdrawn.given]), *withdrawn.warnings])
+        web.page["result-heading"]._dom_element.focus()
+    log_panel.render()
 
 
 @when("click", "#roll-again")
@@ -476,9 +561,13 @@ def show_entry(entry: dict) -> str | None:
     session.again_who = who_of(check) if check else None
     seeded = any(logged.get("seed") is not None for logged in (entry, check) if logged)
     regraded = log_html.regraded(entry)  # shown today's way, with what the log told the table
+    withdrawn = "withdrawn" in entry
+    notes = [f"{regraded[0].upper()}{regraded[1:]}."] if regraded else []
+    if withdrawn:
+        notes.insert(0, "Withdrawn: this roll was taken back and no longer counts.")
     show(Shown(result, source="log", entry=entry, time=entry["time"], who=who_of(entry),
-               seeded=seeded),  # a reveal logged before reveals kept the seed: its check's
-         notes=[f"{regraded[0].upper()}{regraded[1:]}."] if regraded else [])
+               seeded=seeded, withdrawn=withdrawn),  # a reveal logged before reveals kept
+         notes=notes)  # the seed: its check's
     return None
 
 

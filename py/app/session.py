@@ -33,6 +33,12 @@ class Shown:
     revealed: bool = False  # the GM revealed its secret difficulty: a final verdict
     who: dict | None = None  # whom it was rolled for: {"name", and "skill" when the sheet's}
     seeded: bool = False  # drawn from a ?seed page's sequence: marked wherever it is shown
+    withdrawn: bool = False  # taken back with Undo: shown struck through, never played again
+
+    @property
+    def playable(self) -> bool:
+        """Rolled here and still open: another card may be kept, Luck spent, or it undone."""
+        return self.source is None and not self.revealed and not self.withdrawn
 
 
 @dataclass

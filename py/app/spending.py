@@ -68,3 +68,32 @@ def undo(roster: Roster, log: RollLog, character_id: int) -> tuple[dict, list[st
     """The character's last spend, as stored now, given back and logged in one step."""
     _, record, warnings = roster.undo(character_id)
     return record, warnings + log.record_undo(record)[1]
+
+
+@dataclass
+class Withdrawn:
+    """A roll taken back with Undo, as this step saved it: its entry marked withdrawn and what
+    was given back, in the player's words."""
+
+    entry: dict
+    given: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def withdraw(roster: Roster, log: RollLog, check_id: int) -> Withdrawn:
+    """The roll `check_id` withdrawn and every spend it made that was not given back yet given
+    back, each logged as an undo of that spend, in one step. WithdrawError (log_model), and
+    nothing changed, when the roll no longer counts; a character deleted since gets nothing."""
+    entry, spends, warnings = log.withdraw(check_id)
+    out = Withdrawn(entry, warnings=warnings)
+    for spend in spends:
+        newest = log.newest_spend(spend["character"])
+        record, saved = roster.give_back(spend, newest is not None and newest["id"] == spend["id"])
+        out.warnings += saved
+        if record is None:
+            out.given.append(f"{spend['name']} is no longer saved here: nothing was given back.")
+            continue
+        out.given.append(record["text"])
+        if record["amount"]:
+            out.warnings += log.record_undo(record, spend["id"])[1]
+    return out

@@ -98,16 +98,16 @@ def stamp(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def read_time(value: object) -> str:
+def read_time(value: object, name: str = "time") -> str:
     """A stored time: an ISO 8601 string with a time zone, as `stamp` writes it."""
     if not isinstance(value, str) or len(value) > 40:
-        raise FieldError("time", "must be an ISO 8601 time")
+        raise FieldError(name, "must be an ISO 8601 time")
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        raise FieldError("time", "must be an ISO 8601 time") from None
+        raise FieldError(name, "must be an ISO 8601 time") from None
     if moment.tzinfo is None:
-        raise FieldError("time", "must name its time zone")
+        raise FieldError(name, "must name its time zone")
     return value
 
 

@@ -12,12 +12,14 @@ presses on controls found by their labels and roles (selects are set from JS).
 from __future__ import annotations
 
 import contextlib
+import html
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
 import skillcheck
 from app import forms, log_model
+from app.landed_html import landed_html
 from engines import Chromium, Element, Engine, EngineError, launch
 from presses import QUIET_MS
 from test_page import CASES, IDS, expected_images
@@ -153,8 +155,13 @@ def roll(engine: Engine) -> dict:
 def shown(engine: Engine) -> dict:
     return engine.call("""() => ({
         headline: document.querySelector("#result .headline")?.textContent ?? "",
-        images: [...document.querySelectorAll("#result [role=img]")].map(
+        images: [...document.querySelectorAll("#result [role=img]:not(.outcome-bar)")].map(
             el => el.getAttribute("aria-label")),
+        had: document.querySelector("#result .had")?.textContent ?? "",
+        bar: document.querySelector("#result .outcome-bar")?.getAttribute("aria-label") ?? "",
+        together: ["#result .headline", "#result .had", "#result .outcome-bar"].every(s => {
+            const r = document.querySelector(s)?.getBoundingClientRect();
+            return r && r.height > 0 && r.top >= -1 && r.bottom <= innerHeight + 1; }),
         explain: [...document.querySelectorAll("#result .explain li")].map(li => li.innerText),
         replay: document.querySelector("#result")?.textContent.includes("Replay of a roll from"),
     })""")
@@ -227,6 +234,11 @@ def test_a_roll_shows_the_engines_result_for_the_cards_or_dice_drawn(app_page, s
     assert result["outcome"].lower() in on_page["headline"].lower()
     assert on_page["images"] == expected_images(result)
     assert on_page["explain"] == result["explain"]
+    # Issue 35.4: the chance it had and where it landed, on screen with the headline.
+    landed = landed_html(result)
+    assert on_page["had"] and html.escape(on_page["had"]) in landed
+    assert on_page["bar"] and html.escape(on_page["bar"]) in landed
+    assert on_page["together"], f"{app_page.name}: headline, chance and bar not on one screen"
 
 
 def test_a_bad_box_is_named_beside_it(app_page):

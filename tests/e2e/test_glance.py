@@ -63,6 +63,10 @@ def test_roll_and_its_chance_stay_in_view_and_the_result_follows(screen, system,
     headline = screen.locator("#result .headline")
     expect(headline).to_be_visible()
     comes_into_view(screen, "#result .headline")
+    # Issue 35.4: the chance it was rolled at and where it landed, on screen with the headline.
+    expect(screen.locator("#result .had")).to_have_text(f"it had {chance} to succeed")
+    assert in_view(screen, "#result .had") and in_view(screen, "#result .outcome-bar")
+    expect(screen.locator("#result .outcome-bar rect.landed")).to_have_count(1)
     if screen.evaluate(FITS):  # the buttons under it too, above the phone's bar
         comes_into_view(screen, "#roll-again")
         assert in_view(screen, "#share") and in_view(screen, "#result .headline")
@@ -74,6 +78,36 @@ def test_roll_and_its_chance_stay_in_view_and_the_result_follows(screen, system,
     assert in_view(screen, "#roll-last")
     last.click()
     comes_into_view(screen, "#result-heading")
+
+
+@pytest.mark.parametrize(("system", "mode"), list(FORM_IDS), ids=lambda v: str(v))
+def test_the_number_changed_most_is_stepped_under_the_result_and_rolled(screen, system, mode):
+    """Issue 35.5: from reading a result to changing its difficulty (or dice, or bonus) and
+    rolling again is no scroll at all: its − and + sit under the headline, Roll in the bar."""
+    form = open_form(screen, system, mode)
+    press_roll(screen)
+    comes_into_view(screen, "#result .headline")
+    knobs = screen.get_by_role("group", name="Next roll")
+    expect(knobs).to_be_visible()
+    step = knobs.locator("[data-adjust-step]:not([disabled])").first
+    field = step.get_attribute("data-adjust")
+    box = form.locator(f'[name="{field}"]')
+    before, scrolled = box.input_value(), screen.evaluate("scrollY")
+    assert in_view(screen, "#result .adjust") and in_view(screen, "#result .headline")
+    step.click()
+    expect(box).not_to_have_value(before)
+    shown = knobs.locator(f'output[data-adjust-value="{field}"]')
+    if box.evaluate("el => el.tagName") == "SELECT":
+        expect(shown).to_have_text(box.evaluate("el => el.options[el.selectedIndex].text"))
+    else:
+        expect(shown).to_have_text(box.input_value())
+    assert in_view(screen, "#roll")
+    press_roll(screen)
+    screen.wait_for_function("v => { const e = JSON.parse(localStorage.getItem("
+                             "'skillcheck.log')).entries.at(-1); return e && e.kind === 'check'"
+                             " && String(v[0].split('.').reduce((r, k) => r?.[k], e.request))"
+                             " === v[1]; }", arg=[field, box.input_value()])
+    assert abs(screen.evaluate("scrollY") - scrolled) <= 422  # half a phone screen at most
 
 
 @pytest.mark.parametrize("mode", ["unopposed", "aspect", "team"])

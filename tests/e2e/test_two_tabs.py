@@ -323,3 +323,12 @@ def test_luck_offers_after_another_tab_spent_are_redrawn_spent_or_refused_aloud(
     assert [(e["before"], e["after"]) for e in spends] == (
         [(6, 2), (2, 0)] if spend == 2 else [(6, 2)])
     assert mara(b)["luck"] == 6 - sum(e["amount"] for e in spends)
+
+
+def test_a_roll_withdrawn_in_one_tab_is_struck_through_in_the_other(tabs):
+    a, b = tabs
+    roll(a)
+    expect(b.locator(ENTRIES)).to_have_count(1)
+    a.get_by_role("button", name="Undo this roll").click()
+    expect(b.locator(f"{ENTRIES}.withdrawn")).to_have_count(1)
+    expect(b.locator(ENTRIES).first).to_contain_text("Withdrawn:")

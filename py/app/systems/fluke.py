@@ -50,4 +50,5 @@ PAGE = SystemPage(
     fill=fill,
     drawn_with="d6",
     resource=Resource("xp", "insurance", XP_PER_POINT, "xp_spent", "XP", MOST_XP),
+    adjust={"": ("base", "dice_count")},
 )

@@ -46,4 +46,5 @@ PAGE = SystemPage(
     sheet=SHEET,
     fill=fill,
     drawn_with="d100",
+    adjust={"": ("base",)},
 )

@@ -91,4 +91,5 @@ PAGE = SystemPage(
     resource=LUCK,
     reveal=Reveal("DR", "the successes needed, like 4", "dr"),
     totals=("number of successes", "Successes", "DR"),
+    adjust={"": ("dr", "bonus")},
 )

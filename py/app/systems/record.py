@@ -106,6 +106,10 @@ class SystemPage:
     form: str = ""  # its forms in page macros, hand-laid: one per mode, where it has modes
     chip_wraps: bool = False  # the one chip that may take two lines on the narrowest phones
     pick: Pick = field(default_factory=Pick)
+    # The numbers a player changes most between two rolls, by mode ("" where it has none),
+    # stepped from under the result (py/app/adjust_html.py): the difficulty, then a bonus;
+    # none given, none offered.
+    adjust: dict[str, tuple[str, ...]] = field(default_factory=dict)
     modes: tuple[str, ...] = field(init=False)  # its kinds of check, from the rules
 
     def __post_init__(self) -> None:
@@ -140,6 +144,14 @@ class SystemPage:
         if (self.reveal is not None) != ("secret" in fields):
             raise MissingPiece(self.id, "reveal", "is needed exactly where the rules keep a "
                                "difficulty secret")
+        steppable = {spec["name"] for spec in described["fields"]
+                     if spec["kind"] in ("whole", "choice")}
+        wrong = sorted({name for names in self.adjust.values() for name in names
+                        if name.rsplit(".", 1)[-1] not in steppable})
+        if self.adjust and (sorted(self.adjust) != sorted(self.modes or ("",)) or wrong):
+            raise MissingPiece(self.id, "adjust", "needs, for each mode, fields the rules "
+                               "take as a number or a choice" + (": not " + ", ".join(wrong)
+                                                                 if wrong else ""))
         missing = [mode for mode in self.modes if f'data-mode="{mode}"' not in self.form]
         if missing:
             raise MissingPiece(self.id, "form", "needs a form for each mode: "

@@ -26,4 +26,5 @@ PAGE = SystemPage(
     fill=pool.fill,
     drawn_with="d10",
     resource=pool.LUCK,
+    adjust={"": ("skill", "bonus")},
 )

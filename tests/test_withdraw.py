@@ -1,0 +1,220 @@
+"""Undo of a roll made by mistake (issue 35.3): the entry is kept and marked withdrawn, what it
+spent is given back to the character, and a withdrawn roll counts nowhere that counts rolls."""
+
+from __future__ import annotations
+
+import contextlib
+from datetime import UTC, datetime
+
+import pytest
+import skillcheck
+from app import spending
+from app.characters import Roster, SpendError
+from app.log_html import entry_html
+from app.log_model import RollLog, WithdrawError, counts, read_entry
+from app.storage import FieldError, MemoryStorage
+from hypothesis import given
+from hypothesis import strategies as st
+
+NOON = datetime(2026, 12, 4, 12, 0, tzinfo=UTC)
+
+
+def pool(luck: int = 0, luck_spend: int | None = None) -> dict:
+    """Lockpicking 7 against DR 3 on 1 2 9 9 3: 2 Luck make it a Success, 4 a Critical."""
+    spend = {} if luck_spend is None else {"luck_spend": luck_spend}
+    return {"system": "pool", "trait": 5, "skill": 7, "dr": 3, "luck": luck,
+            "dice": [1, 2, 9, 9, 3], **spend}
+
+
+class Table:
+    """One tab's characters and log over `storage` (a second Table on it is another tab)."""
+
+    def __init__(self, storage: MemoryStorage | None = None):
+        self.storage = storage or MemoryStorage()
+        self.roster = Roster(self.storage)
+        self.log = RollLog(self.storage, clock=lambda: NOON)
+
+    def mara(self, luck: int = 5, xp: int = 0) -> int:
+        return self.roster.create("Mara", luck=luck, xp=xp)[0]["id"]
+
+    def roll(self, mara: int, request: dict) -> dict:
+        """A roll as the page logs it: one that spends is judged, logged and paid in one step
+        (spending.judge); one that does not, logged after it is shown."""
+        judged = spending.judge(self.roster, self.log, mara, request, skillcheck.resolve,
+                                self.log.record_check)
+        return judged.entry or self.log.record_check(judged.result)[0]
+
+    def choose(self, mara: int, entry: dict, spend: int, already: int) -> dict:
+        """Luck spent on the dice shown, after the roll: the entry amended."""
+        result = skillcheck.resolve({**entry["request"], "luck_spend": spend})
+        return spending.choose(self.roster, self.log, mara, result, already,
+                               lambda r: self.log.amend_check(entry["id"], r)).entry
+
+    def luck(self, mara: int) -> int:
+        self.roster.refresh()
+        return self.roster.get(mara)["luck"]
+
+
+def test_a_roll_that_spent_nothing_is_kept_marked_withdrawn_and_counts_nowhere():
+    table = Table()
+    first, _ = table.log.record_check(skillcheck.resolve(pool()))
+    second, _ = table.log.record_check(skillcheck.resolve(pool()))
+    withdrawn = spending.withdraw(table.roster, table.log, second["id"])
+    assert withdrawn.given == [] and withdrawn.warnings == []
+    assert [e["id"] for e in table.log.entries()] == [second["id"], first["id"]]
+    assert table.log.get(second["id"])["withdrawn"] == "2026-12-04T12:00:00Z"
+    assert not counts(table.log.get(second["id"])) and counts(first)
+    assert table.log.last_check() == first  # Re-roll repeats the last roll that counts
+
+
+def test_the_luck_a_roll_spent_is_given_back_and_undo_last_spend_has_nothing_left():
+    table = Table()
+    mara = table.mara(luck=5)
+    entry = table.roll(mara, pool(luck=2, luck_spend=2))
+    assert table.luck(mara) == 3
+    withdrawn = spending.withdraw(table.roster, table.log, entry["id"])
+    assert withdrawn.given == ["Roll withdrawn: Mara got 2 Luck back (3 → 5)."]
+    assert table.luck(mara) == 5
+    spend = next(e for e in table.log.entries() if e["kind"] == "spend")
+    undo = table.log.entries()[0]
+    assert (undo["kind"], undo["undoes"], undo["amount"], undo["before"], undo["after"]) == (
+        "undo", spend["id"], 2, 3, 5)
+    with pytest.raises(SpendError, match="no spend to undo"):
+        spending.undo(table.roster, table.log, mara)
+
+
+def test_luck_spent_twice_on_the_dice_shown_is_all_given_back():
+    table = Table()
+    mara = table.mara(luck=5)
+    entry = table.roll(mara, pool(luck=4))
+    entry = table.choose(mara, entry, 2, 0)
+    entry = table.choose(mara, entry, 4, 2)
+    assert table.luck(mara) == 1
+    withdrawn = spending.withdraw(table.roster, table.log, entry["id"])
+    assert withdrawn.given == ["Roll withdrawn: Mara got 2 Luck back (1 → 3).",
+                               "Roll withdrawn: Mara got 2 Luck back (3 → 5)."]
+    assert table.luck(mara) == 5
+
+
+def test_a_spend_given_back_already_by_undo_last_spend_is_not_given_back_twice():
+    table = Table()
+    mara = table.mara(luck=5)
+    entry = table.roll(mara, pool(luck=2, luck_spend=2))
+    spending.undo(table.roster, table.log, mara)
+    assert table.luck(mara) == 5
+    assert spending.withdraw(table.roster, table.log, entry["id"]).given == []
+    assert table.luck(mara) == 5
+
+
+def test_an_older_spend_given_back_leaves_the_newest_for_undo_last_spend():
+    table = Table()
+    mara = table.mara(luck=6)
+    older = table.roll(mara, pool(luck=2, luck_spend=2))
+    table.roll(mara, pool(luck=2, luck_spend=2))
+    spending.withdraw(table.roster, table.log, older["id"])
+    assert table.luck(mara) == 4
+    record, _ = spending.undo(table.roster, table.log, mara)  # the newer roll's 2
+    assert record["amount"] == 2 and table.luck(mara) == 6
+
+
+def test_insurance_xp_is_given_back():
+    table = Table()
+    mara = table.mara(xp=10)
+    request = {"system": "fluke", "dice_count": 4, "base": 12, "insurance": 2,
+               "dice": [1, 1, 6, 6]}
+    entry = table.roll(mara, request)
+    assert table.roster.get(mara)["xp"] == 6
+    withdrawn = spending.withdraw(table.roster, table.log, entry["id"])
+    assert withdrawn.given == ["Roll withdrawn: Mara got 4 XP back (6 → 10)."]
+    assert table.roster.get(mara)["xp"] == 10
+
+
+def test_what_is_given_back_stops_at_the_most_a_character_holds():
+    table = Table()
+    mara = table.mara(luck=5)
+    entry = table.roll(mara, pool(luck=2, luck_spend=2))
+    character = table.roster.get(mara)
+    table.roster.save_edit(character, {**character, "luck": 999})
+    withdrawn = spending.withdraw(table.roster, table.log, entry["id"])
+    assert withdrawn.given == ["Roll withdrawn: Mara got 1 Luck back (999 → 1000, the most Mara "
+                               "can hold)."]
+    assert table.luck(mara) == 1000
+
+
+def test_a_character_deleted_since_gets_nothing_and_the_roll_is_still_withdrawn():
+    table = Table()
+    mara = table.mara(luck=5)
+    entry = table.roll(mara, pool(luck=2, luck_spend=2))
+    table.roster.delete(mara)
+    withdrawn = spending.withdraw(table.roster, table.log, entry["id"])
+    assert withdrawn.given == ["Mara is no longer saved here: nothing was given back."]
+    assert not counts(table.log.get(entry["id"]))
+    assert [e["kind"] for e in table.log.entries()] == ["spend", "check"]
+
+
+def test_a_roll_withdrawn_in_another_tab_is_refused_here_and_nothing_is_given_twice():
+    here = Table()
+    there = Table(here.storage)
+    mara = here.mara(luck=5)
+    entry = here.roll(mara, pool(luck=2, luck_spend=2))
+    spending.withdraw(there.roster, there.log, entry["id"])
+    before = here.storage.get("skillcheck.log")
+    with pytest.raises(WithdrawError, match="already withdrawn"):
+        spending.withdraw(here.roster, here.log, entry["id"])
+    assert here.storage.get("skillcheck.log") == before
+    assert here.luck(mara) == 5
+
+
+def test_a_roll_deleted_or_cleared_cannot_be_withdrawn():
+    table = Table()
+    entry, _ = table.log.record_check(skillcheck.resolve(pool()))
+    table.log.delete(entry["id"])
+    with pytest.raises(WithdrawError, match="no longer in the log"):
+        spending.withdraw(table.roster, table.log, entry["id"])
+
+
+def test_a_withdrawn_secret_check_cannot_be_revealed():
+    table = Table()
+    secret = skillcheck.resolve({"system": "pool", "trait": 5, "skill": 7, "secret": True,
+                                 "dice": [1, 2, 9, 9, 3]})
+    entry, _ = table.log.record_check(secret)
+    spending.withdraw(table.roster, table.log, entry["id"])
+    revealed = skillcheck.resolve({**secret["request"], "dr": 3})
+    with pytest.raises(ValueError, match="withdrawn"):
+        table.log.record_reveal(entry["id"], revealed)
+
+
+def test_the_mark_is_read_back_strictly_and_the_log_line_says_withdrawn():
+    table = Table()
+    entry, _ = table.log.record_check(skillcheck.resolve(pool()))
+    withdrawn = spending.withdraw(table.roster, table.log, entry["id"]).entry
+    assert read_entry(withdrawn) == withdrawn
+    with pytest.raises(FieldError, match="withdrawn"):
+        read_entry({**withdrawn, "withdrawn": "yesterday"})
+    line = entry_html(withdrawn, str)
+    assert 'class="log-row withdrawn"' in line and "Withdrawn:" in line
+    assert "withdrawn" not in entry_html(entry, str)
+    assert table.log.entries(search="withdrawn") == [withdrawn]
+
+
+@given(steps=st.lists(st.sampled_from(["roll", "more", "undo"]), min_size=1, max_size=8),
+       start=st.integers(4, 10))
+def test_withdrawing_every_roll_gives_back_exactly_what_was_spent_and_not_undone(steps, start):
+    table = Table()
+    mara = table.mara(luck=start)
+    rolls: list[dict] = []
+    for step in steps:
+        luck = table.luck(mara)
+        if step == "roll" and luck >= 2:
+            rolls.append(table.roll(mara, pool(luck=min(luck, 4), luck_spend=2)))
+        elif (step == "more" and rolls and luck >= 2 and rolls[-1]["request"]["luck"] == 4
+              and rolls[-1]["request"]["luck_spend"] == 2):
+            rolls[-1] = table.choose(mara, rolls[-1], 4, 2)
+        elif step == "undo":
+            with contextlib.suppress(SpendError):
+                spending.undo(table.roster, table.log, mara)
+    for entry in rolls:
+        spending.withdraw(table.roster, table.log, entry["id"])
+    assert table.luck(mara) == start
+    assert all(not counts(table.log.get(entry["id"])) for entry in rolls)
+    assert table.log.last_check() is None
