@@ -164,24 +164,47 @@ def restock() -> None:
 
 def scroll_to_result(block: str = "nearest") -> None:
     """Bring the result's whole panel into view, so Re-roll and Share under it are not left
-    beneath a phone's fixed roll bar (the page's scroll padding keeps it clear); a panel too
-    tall for the screen is brought to its top instead, so its headline is what is seen
-    ("nearest" would leave a tall panel coming from above, or one filling the screen already,
-    with its headline above the screen)."""
+    beneath a phone's fixed roll bar (the page's scroll padding keeps it clear); of a panel
+    too tall for the screen, the part _shown says, so its headline is always seen ("nearest"
+    would leave a tall panel coming from above, or one filling the screen already, with its
+    headline above the screen)."""
     panel = web.page["result"]._dom_element.closest("section")
-    if block == "nearest" and panel.getBoundingClientRect().height > _room():
-        block = "start"
-    panel.scrollIntoView(block=block, behavior="auto" if dom.reduced_motion() else "smooth")
+    behavior = "auto" if dom.reduced_motion() else "smooth"
+    if block != "nearest":
+        panel.scrollIntoView(block=block, behavior=behavior)
+        return
+    top, bottom = _shown(panel)
+    low = float(window.innerHeight) - _padding()
+    shift = top - SCROLL_MARGIN if top < SCROLL_MARGIN else max(0.0, bottom - low)
+    if shift:
+        window.scrollBy(top=shift, behavior=behavior)
 
 
-def _room() -> float:
-    """The height a panel scrolled into view has: the screen above the roll bar's padding."""
+def _shown(panel) -> tuple[float, float]:
+    """The top and bottom, on screen now, of what to bring into view of the result's panel:
+    all of it when it fits; else from its top (or, when that is too far, its headline) down
+    to the control in it that has focus (Re-roll, just pressed again) when that fits too; else
+    its top and as much under it as fits."""
+    room = float(window.innerHeight) - _padding() - SCROLL_MARGIN
+    box = panel.getBoundingClientRect()
+    if box.height <= room:
+        return box.top, box.bottom
+    active, headline = document.activeElement, panel.querySelector(".headline")
+    if not is_none(active) and panel.contains(active) and not is_none(headline):
+        end = active.getBoundingClientRect().bottom
+        for top in (box.top, headline.getBoundingClientRect().top - SCROLL_MARGIN / 2):
+            if end - top <= room:
+                return top, end
+    return box.top, box.top + room
+
+
+def _padding() -> float:
+    """The page's scroll padding at the bottom: the roll bar's room (app.css)."""
     padding = str(window.getComputedStyle(document.documentElement).scrollPaddingBottom)
     try:
-        below = float(padding.removesuffix("px"))
+        return float(padding.removesuffix("px"))
     except ValueError:  # "auto"
-        below = 0.0
-    return float(window.innerHeight) - below - SCROLL_MARGIN
+        return 0.0
 
 
 SCROLL_MARGIN = 12  # px, a panel's scroll-margin-top (app.css)
@@ -238,13 +261,14 @@ def _redraw_knobs() -> None:
 #
 # A roll moves no focus: the control the player pressed keeps it, which is where a keyboard user
 # goes on from. Roll or Flip stays focused in the bar, always on screen, so Enter or Space rolls
-# again; Re-roll stays focused under the result, which is scrolled into view with it; Enter in a
-# box leaves the box focused, so the player changes a number and presses Enter again (typing
-# scrolls the box back into view; a roll never takes focus from a box, nor do the odds, which
-# only redraw their own panel). The page's scroll padding keeps whatever Tab reaches clear of
-# the roll bar. Only a result redrawn in place (another card kept, Luck taken, offers drawn
-# again) would drop focus to the page's body with the control it was on: that focus is moved to
-# the control's like in the new result, or to the headline when there is none.
+# again; Re-roll stays focused under the result, which is scrolled into view with it (but the
+# headline first, on a screen too short for both); Enter in a box leaves the box focused, so the
+# player changes a number and presses Enter again (typing scrolls the box back into view; a
+# roll never takes focus from a box, nor do the odds, which only redraw their own panel). The
+# page's scroll padding keeps whatever Tab reaches clear of the roll bar. Only a result redrawn
+# in place (another card kept, Luck taken, offers drawn again) would drop focus to the page's
+# body with the control it was on: that focus is moved to the control's like in the new result,
+# or to the headline when there is none.
 
 FOCUSABLE = "button, a[href], input, select, textarea, [tabindex]"
 
