@@ -218,7 +218,9 @@ def hand(side: dict, keep_path: str | None) -> str:
                      + "</li>")
     hint = "" if low or not keep_path or len(cards) < 2 else (
         '<p class="hint keep-hint">Tap another card to keep it instead.</p>')
-    return f'<ul class="hand" aria-label="Cards flipped">{"".join(items)}</ul>{hint}'
+    path = f' data-keep-path="{escape(keep_path)}"' if keep_path else ""
+    return (f'<ul class="hand" aria-label="Cards flipped"{path}>{"".join(items)}</ul>'
+            f"{hint}")
 
 
 def dice_html(result: dict, shape: str) -> str:

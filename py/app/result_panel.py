@@ -14,7 +14,7 @@ from collections.abc import Awaitable
 from types import ModuleType
 
 import skillcheck
-from pyscript import web, when, window
+from pyscript import document, web, when, window
 from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
@@ -166,16 +166,60 @@ def restock() -> None:
 
 def scroll_to_result(block: str = "nearest") -> None:
     """Bring the result's whole panel into view, so Re-roll and Share under it are not left
-    beneath a phone's fixed roll bar (the page's scroll padding keeps it clear)."""
-    web.page["result"]._dom_element.closest("section").scrollIntoView(
-        block=block, behavior="auto" if dom.reduced_motion() else "smooth")
+    beneath a phone's fixed roll bar (the page's scroll padding keeps it clear); of a panel
+    too tall for the screen, the part _shown says, so its headline is always seen ("nearest"
+    would leave a tall panel coming from above, or one filling the screen already, with its
+    headline above the screen)."""
+    panel = web.page["result"]._dom_element.closest("section")
+    behavior = "auto" if dom.reduced_motion() else "smooth"
+    if block != "nearest":
+        panel.scrollIntoView(block=block, behavior=behavior)
+        return
+    top, bottom = _shown(panel)
+    low = float(window.innerHeight) - _padding()
+    shift = top - SCROLL_MARGIN if top < SCROLL_MARGIN else max(0.0, bottom - low)
+    if shift:
+        window.scrollBy(top=shift, behavior=behavior)
+
+
+def _shown(panel) -> tuple[float, float]:
+    """The top and bottom, on screen now, of what to bring into view of the result's panel:
+    all of it when it fits; else from its top (or, when that is too far, its headline) down
+    to the control in it that has focus (Re-roll, just pressed again) when that fits too; else
+    its top and as much under it as fits."""
+    room = float(window.innerHeight) - _padding() - SCROLL_MARGIN
+    box = panel.getBoundingClientRect()
+    if box.height <= room:
+        return box.top, box.bottom
+    active, headline = document.activeElement, panel.querySelector(".headline")
+    if not is_none(active) and panel.contains(active) and not is_none(headline):
+        end = active.getBoundingClientRect().bottom
+        for top in (box.top, headline.getBoundingClientRect().top - SCROLL_MARGIN / 2):
+            if end - top <= room:
+                return top, end
+    return box.top, box.top + room
+
+
+def _padding() -> float:
+    """The page's scroll padding at the bottom: the roll bar's room (app.css)."""
+    padding = str(window.getComputedStyle(document.documentElement).scrollPaddingBottom)
+    try:
+        return float(padding.removesuffix("px"))
+    except ValueError:  # "auto"
+        return 0.0
+
+
+SCROLL_MARGIN = 12  # px, a panel's scroll-margin-top (app.css)
 
 
 def show(shown: Shown, animate: bool = False, notes: list[str] = (), heard: bool = True
          ) -> None:
     """Put `shown` in the result panel; unless not `heard` (redrawn for another tab's change,
-    or put back at a reload), a screen reader reads it out in one sentence (spoken_words.py)."""
+    or put back at a reload), a screen reader reads it out in one sentence (spoken_words.py).
+    Focus inside the old result (the card just kept, the Luck offer just taken) goes to its
+    like in the new one (focus_again)."""
     session.shown = shown
+    focused = focus_held()
     result = shown.result
     source = source_html(shown.source, browser.long_time(shown.time),
                          inputs_shown(result["request"]) if shown.source == "link" else ()
@@ -189,6 +233,7 @@ def show(shown: Shown, animate: bool = False, notes: list[str] = (), heard: bool
     web.page["result"].innerHTML = source + announce + result_html.result_html(
         result, animate=animate, notes=tuple(notes), heading=heading, offers=offers,
         seeded=shown.seeded, withdrawn=shown.withdrawn, glance=glance)
+    focus_again(focused)
     log_panel.showing(shown)
     tools()
     if heard:
@@ -219,6 +264,65 @@ def _redraw_knobs() -> None:
         for button in web.page.find(f'#result [data-adjust="{field}"]'):
             way = int(button.getAttribute("data-adjust-step"))
             button.disabled = not (found and (found.up if way > 0 else found.down))
+
+
+# ---- where keyboard focus goes -----------------------------------------------------------------
+#
+# A roll moves no focus: the control the player pressed keeps it, which is where a keyboard user
+# goes on from. Roll or Flip stays focused in the bar, always on screen, so Enter or Space rolls
+# again; Re-roll stays focused under the result, which is scrolled into view with it (but the
+# headline first, on a screen too short for both); Enter in a box leaves the box focused, so the
+# player changes a number and presses Enter again (typing scrolls the box back into view; a
+# roll never takes focus from a box, nor do the odds, which only redraw their own panel). The
+# page's scroll padding keeps whatever Tab reaches clear of the roll bar. Only a result redrawn
+# in place (another card kept, Luck taken, offers drawn again) would drop focus to the page's
+# body with the control it was on: that focus is moved to the control's like in the new result,
+# or to the headline when there is none.
+
+FOCUSABLE = "button, a[href], input, select, textarea, [tabindex]"
+
+
+def focus_held() -> tuple[str, str] | None:
+    """What has keyboard focus inside the result about to be redrawn: ("data-keep-path", the
+    side's path) for a card of a hand to choose from, ("data-luck-spend", its spend) for a
+    Luck offer, ("", a selector of its data- attributes) for anything else in it; None when
+    focus is outside the result."""
+    active = document.activeElement
+    if is_none(active) or not web.page["result"]._dom_element.contains(active):
+        return None
+    for name in ("data-keep-path", "data-luck-spend"):  # a card's button, or a kept card
+        control = active.closest(f"[{name}]")
+        if not is_none(control):
+            return name, str(control.getAttribute(name))
+    return "", "".join(f'[{item.name}="{window.CSS.escape(item.value)}"]'  # a knob's −, say
+                       for item in active.attributes if item.name.startswith("data-"))
+
+
+def focus_again(held: tuple[str, str] | None) -> None:
+    """Focus, in the result just drawn, the like of what `held` says had it: for a card chosen,
+    that side's kept card (the one chosen, now kept, beside the other cards' buttons); for a
+    Luck offer, the first offer left costing at least as much (the next one up, once it is
+    taken; the same one, when it was refused); else the control with the same data-
+    attributes (a knob's − or +), if it is there to take focus; else the headline."""
+    if held is None:
+        return
+    result = web.page["result"]._dom_element
+    kind, value = held
+    target = None
+    if kind == "data-keep-path":
+        target = result.querySelector(f'.hand[data-keep-path="{value}"] .card.kept')
+    elif kind == "data-luck-spend":
+        target = next((offer for offer in result.querySelectorAll("[data-luck-spend]")
+                       if int(offer.getAttribute("data-luck-spend")) >= int(value)), None)
+    elif value:
+        target = result.querySelector(value)
+    if is_none(target) or target.matches(":disabled"):
+        target = result.querySelector(".headline")
+    if is_none(target):
+        target = web.page["result-heading"]._dom_element
+    if not target.matches(FOCUSABLE):
+        target.setAttribute("tabindex", "-1")  # focused from here, not a stop for Tab
+    target.focus()
 
 
 def inputs_shown(request: dict) -> list[tuple[str, str]]:

@@ -209,18 +209,29 @@ def desktop(shared_desktop: SharedPage) -> Page:
     return shared_desktop.get()
 
 
-@pytest.fixture
-def app(booted: Page) -> Page:
-    """The shared phone page, reset: empty storage (nothing the last test left pending is
-    written into it afterwards), reloaded at the flip system.
+def _reset(page: Page) -> Page:
+    """A shared page, reset: empty storage (nothing the last test left pending is written into
+    it afterwards), reloaded at the flip system.
 
     A reload in the same tab keeps the compiled wasm warm (~2.5 s); a new navigation does not.
     """
-    booted.evaluate("""() => {
+    page.evaluate("""() => {
         dispatchEvent(new Event("pagehide"));  // the last test's pending log write, done now:
         localStorage.clear();                   // else the reload's pagehide writes it after this
         sessionStorage.clear();
         history.replaceState(null, "", "#system=flip");
     }""")
-    booted.reload()
-    return wait_ready(booted)
+    page.reload()
+    return wait_ready(page)
+
+
+@pytest.fixture
+def app(booted: Page) -> Page:
+    """The shared phone page, reset (_reset)."""
+    return _reset(booted)
+
+
+@pytest.fixture
+def desktop_app(desktop: Page) -> Page:
+    """The shared desktop page, reset (_reset)."""
+    return _reset(desktop)
