@@ -22,7 +22,7 @@ from html import escape
 from pyscript import document, web, window
 from pyscript.ffi import is_none, to_js
 
-from . import forms, systems
+from . import check_words, forms, systems
 from .adjust_html import Knob
 from .result_html import sentence_case, side_title
 
@@ -84,11 +84,12 @@ def active_form():
 
 def controls(form, closed_too: bool = False) -> list[tuple[str, str, object]]:
     """(name, kind, raw) of each control the request is built from: named, enabled, and not
-    tucked in a closed disclosure (unless `closed_too`: a disclosure that only saves room)."""
+    tucked in a closed disclosure (unless `closed_too`), but for one that only saves room
+    (data-saves-room: a side's "More")."""
     found = []
     for control in form.find("[name]"):
         if control.disabled or not closed_too and not is_none(
-                control.closest("details:not([open])")):
+                control.closest("details:not([open]):not([data-saves-room])")):
             continue
         kind = control.getAttribute("data-kind") or control.type
         found.append((control.name, kind, control.checked if kind == "checkbox" else
@@ -109,6 +110,21 @@ def label_of(form, field: str) -> str:
     label = document.querySelector(f'label[for="{control.id}"]')
     text = label.firstChild.textContent if not is_none(label) else ""
     return text.strip() or field
+
+
+def say_folded(form) -> None:
+    """Each "More" of `form` says what is set in it ("· flip +1, takes a 7"), so that nothing
+    set there is hidden when it is closed; its own words while nothing is."""
+    system, _ = chosen()
+    for more in form.find("details[data-saves-room]"):
+        said = more.find(".more-said")[0]
+        if not said.hasAttribute("data-unset"):
+            said.setAttribute("data-unset", said.textContent)
+        values = forms.tree_from((name.rsplit(".", 1)[-1], kind, raw)
+                                 for name, kind, raw in controls(more))
+        words = check_words.set_in(system, values)
+        said.textContent = f"· {words}" if words else said.getAttribute("data-unset")
+        more.classList.toggle("set", bool(words))
 
 
 def clear_errors(form) -> None:
@@ -134,8 +150,9 @@ def show_error(form, field: str, reason: str) -> bool:
     if control is None:
         return False
     disclosure = control.closest("details")
-    if not is_none(disclosure):
+    while not is_none(disclosure):  # "Enter my own cards" and the "More" it is in
         disclosure.open = True
+        disclosure = disclosure.parentElement.closest("details")
     message_id = f"{control.id}-error"
     message = web.p(id=message_id, classes=["field-error"])
     message.textContent = sentence_case(reason)
