@@ -164,9 +164,15 @@ def restock() -> None:
 
 def scroll_to_result(block: str = "nearest") -> None:
     """Bring the result's whole panel into view, so Re-roll and Share under it are not left
-    beneath a phone's fixed roll bar (the page's scroll padding keeps it clear)."""
-    web.page["result"]._dom_element.closest("section").scrollIntoView(
-        block=block, behavior="auto" if dom.reduced_motion() else "smooth")
+    beneath a phone's fixed roll bar (the page's scroll padding keeps it clear); a panel taller
+    than the screen (a team flip on a tablet) from its top, so its headline is in view and the
+    tools a scroll further."""
+    panel = web.page["result"]._dom_element.closest("section")
+    padding = str(window.getComputedStyle(window.document.documentElement).scrollPaddingBottom)
+    room = window.innerHeight - (float(padding[:-2]) if padding.endswith("px") else 0)
+    if panel.getBoundingClientRect().height > room:
+        block = "start"
+    panel.scrollIntoView(block=block, behavior="auto" if dom.reduced_motion() else "smooth")
 
 
 def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
@@ -183,9 +189,18 @@ def show(shown: Shown, animate: bool = False, notes: list[str] = ()) -> None:
         result = {**result, "luck_offers": characters_panel.affordable(result)}
     web.page["result"].innerHTML = source + announce + result_html.result_html(
         result, animate=animate, notes=tuple(notes), heading=heading, offers=offers,
-        seeded=shown.seeded, withdrawn=shown.withdrawn, glance=glance)
+        seeded=shown.seeded, withdrawn=shown.withdrawn, glance=glance, why_open=why_open())
     log_panel.showing(shown)
     tools()
+
+
+def why_open() -> bool:
+    """Whether an opposed or team flip's "Why" opens: as the player left the one shown, else
+    where the result stands beside the form (740 px and wider), not on a phone."""
+    shown = web.page.find("#result details.why")
+    if len(shown):
+        return bool(shown[0].open)
+    return bool(window.matchMedia("(min-width: 740px)").matches)
 
 
 def knobs_html(result: dict) -> str:
