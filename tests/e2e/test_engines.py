@@ -162,7 +162,7 @@ def shown(engine: Engine) -> dict:
         together: ["#result .headline", "#result .had", "#result .outcome-bar"].every(s => {
             const r = document.querySelector(s)?.getBoundingClientRect();
             return r && r.height > 0 && r.top >= -1 && r.bottom <= innerHeight + 1; }),
-        explain: [...document.querySelectorAll("#result .explain li")].map(li => li.innerText),
+        explain: [...document.querySelectorAll("#result .explain li")].map(li => li.textContent),
         replay: document.querySelector("#result")?.textContent.includes("Replay of a roll from"),
     })""")
 

@@ -80,6 +80,11 @@ def result_images(page: Page) -> list[str]:
 
 
 def explain_lines(page: Page) -> list[str]:
+    """The result's numbered explanation, read as shown: under "Why" (an opposed or team
+    flip's, closed on a phone), opened first."""
+    why = page.locator("#result details.why:not([open]) > summary")
+    if why.count():
+        why.click()
     return page.locator("#result .explain li").all_inner_texts()
 
 
