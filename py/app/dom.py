@@ -376,6 +376,18 @@ def apply_skill(select, skills: dict[str, dict]) -> None:
         spec.innerHTML = '<option value="">None</option>' + "".join(
             f'<option value="{escape(value)}">{escape(text)}</option>' for value, text in choices)
         spec.value = was if any(value == was for value, _ in choices) else ""
+        _place_specialization(spec, bool(names))
+
+
+def _place_specialization(spec, listed: bool) -> None:
+    """In a folded side with its own skill list, the `listed` specializations of the skill
+    chosen stand beside its aspect; with none, the yes/no goes back under "More"."""
+    side = spec.closest("fieldset")
+    if (is_none(side) or is_none(side.querySelector("details[data-saves-room]"))
+            or is_none(side.querySelector("[data-skill-picker]"))):
+        return
+    anchor = side.querySelector('[name$=".aspect"]' if listed else '[name$=".shift"]')
+    anchor.closest(".field").after(spec.closest(".field"))
 
 
 def repeat_button(button, added) -> bool:
