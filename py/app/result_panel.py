@@ -10,6 +10,7 @@ paid and logged before it is shown, in one turn at the cross-tab lock (spending.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable
 from types import ModuleType
 
@@ -162,6 +163,9 @@ def restock() -> None:
              else [characters_panel.offers_gone(left)])
 
 
+PIXELS = re.compile(r"(-?[0-9.]+)px")
+
+
 def scroll_to_result(block: str = "nearest") -> None:
     """Bring the result's whole panel into view, so Re-roll and Share under it are not left
     beneath a phone's fixed roll bar (the page's scroll padding keeps it clear); a panel taller
@@ -169,7 +173,7 @@ def scroll_to_result(block: str = "nearest") -> None:
     tools a scroll further."""
     panel = web.page["result"]._dom_element.closest("section")
     padding = str(window.getComputedStyle(window.document.documentElement).scrollPaddingBottom)
-    room = window.innerHeight - (float(padding[:-2]) if padding.endswith("px") else 0)
+    room = window.innerHeight - sum(float(px) for px in PIXELS.findall(padding))  # "calc(0px + …"
     if panel.getBoundingClientRect().height > room:
         block = "start"
     panel.scrollIntoView(block=block, behavior="auto" if dom.reduced_motion() else "smooth")
