@@ -5,11 +5,12 @@ by side, a team flip's headline lands in view, with Re-roll and Share a scroll a
 from __future__ import annotations
 
 import pytest
+import skillcheck
 from playwright.sync_api import Page, expect
 from presses import press_roll
 from ready import wait_ready
 from test_glance import SCREENS, in_view
-from test_page import open_form
+from test_page import fill, labelled, open_form, wait_for_odds
 
 # The check form (pickers and character bar included) and the result panel, in CSS pixels.
 HEIGHTS = """() => ["#check", ".result-panel"]
@@ -66,3 +67,24 @@ def test_on_a_tablet_a_team_flips_headline_lands_in_view(module_contexts, app_ur
     page.get_by_role("button", name="Re-roll").scroll_into_view_if_needed()
     assert in_view(page, "#roll-again") and in_view(page, "#share")
     assert form.is_visible()
+
+
+def test_a_closed_more_still_counts_and_says_what_is_set(phone):
+    form = fresh_form(phone, "opposed")
+    initiator = form.get_by_role("group", name="Initiator", exact=True)
+    more = initiator.locator("details.more > summary")
+    expect(more).to_have_text("More · modifiers, own cards")
+    fill(initiator, "Flip modifier", 1)
+    fill(initiator, "Shift", -1)
+    more.click()  # closed again: what is set there is said, and still flipped with
+    expect(labelled(initiator, "Flip modifier")).to_be_hidden()
+    expect(more).to_have_text("More · flip +1, shift -1")
+    wait_for_odds(phone, skillcheck.odds({
+        "system": "flip", "mode": "opposed", "initiator": {"rank": 2, "aspect": 3, "flip": 1,
+                                                           "shift": -1},
+        "opponent": {"rank": 2, "aspect": 3}}))
+    opponent = form.get_by_role("group", name="Opponent", exact=True)
+    fill(opponent, "Skill", "Athletics")  # its specializations beside its aspect, not folded
+    expect(labelled(opponent, "Specialization")).to_be_visible()
+    fill(opponent, "Skill", "")
+    expect(labelled(opponent, "Specialization")).to_be_hidden()
