@@ -12,6 +12,8 @@ Data attributes index.html uses:
                           data-max, added from <template id="GROUP-template">
   data-rules-max          set by set_cap: the max the rules allow, while a character's stock
                           lowers the box's own max
+  data-saves-room         a <details> ("More") whose controls count closed too; its
+                          .more-said says what is set in them (say_folded)
 """
 
 from __future__ import annotations
