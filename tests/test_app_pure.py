@@ -310,6 +310,25 @@ def test_opposed_and_team_sides_each_show_their_cards_with_their_own_keep_path()
                                                            "Seven of Hearts, kept"]
 
 
+def test_opposed_and_team_flips_explain_under_why_and_say_keep_another_once():
+    """Issue 35.6: a result of several sides folds its numbered lines under "Why" (open where
+    the page says so) and says once, under the sides, that another card can be kept."""
+    team = skillcheck.resolve({"system": "flip", "mode": "team", "dtn": 12,
+                               "primary": {"rank": 2, "aspect": 2, "cards": ["5S", "9H"]},
+                               "secondaries": [{"rank": 2, "aspect": 2, "cards": ["QC", "3D"]}]})
+    for why_open, opening in ((False, '<details class="why">'),
+                              (True, '<details class="why" open>')):
+        shown = result_html.result_html(team, offers=True, why_open=why_open)
+        why = shown[shown.index(opening):]
+        assert why.startswith(opening + '<summary>Why</summary><ol class="explain">')
+        assert all(result_html.escape(line) in why for line in team["explain"])
+        assert shown.count("Tap another card") == 1
+        assert shown.index("Tap another card") > shown.rindex('class="side-result"')
+    one = skillcheck.resolve({"system": "flip", "rank": 2, "aspect": 2, "dtn": 12})
+    assert '<ol class="explain">' in result_html.result_html(one, why_open=False)
+    assert "why" not in result_html.result_html(one, why_open=False)
+
+
 def test_take_a_7_shows_a_counted_seven_not_a_card():
     result = skillcheck.resolve({"system": "flip", "rank": 2, "aspect": 1, "dtn": 5, "take7": True})
     assert images(result_html.result_html(result)) == ["Took a 7: no card flipped"]

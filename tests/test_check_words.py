@@ -8,7 +8,7 @@ import re
 
 import pytest
 import skillcheck
-from app.check_words import kind_of, summary, system_name, title
+from app.check_words import kind_of, set_in, summary, system_name, title
 
 REQUESTS = [
     {"system": "flip", "rank": 2, "aspect": 3, "difficulty": "average", "skill": "Athletics"},
@@ -45,6 +45,16 @@ def test_a_summary_uses_the_players_words_never_the_engines_field_names(request_
 ])
 def test_each_system_sums_up_in_a_line(request_, said):
     assert summary(skillcheck.resolve(request_, random.Random(1))["request"]) == said
+
+
+@pytest.mark.parametrize(("values", "said"), [
+    ({"flip": 0, "shift": 0, "specialization": False, "advanced": False, "take7": False}, ""),
+    ({"flip": 1, "shift": 0, "take7": True}, "flip +1, takes a 7"),
+    ({"flip": 0, "shift": -1, "specialization": True, "cards": ["7H"]},
+     "shift -1, specialization, own cards"),
+])
+def test_a_folded_side_says_what_is_set_in_it(values, said):
+    assert set_in("flip", values) == said
 
 
 def test_luck_offered_is_told_apart_from_luck_spent():

@@ -235,7 +235,19 @@ def test_team_helpers_start_at_one_up_to_the_engines_most_with_a_template_like_i
         (c["id"], c["name"]) for c in Controls(html).controls]
     assert lines[-1] == ('    <button type="button" class="tool add-helper" '
                          'data-add-item="secondaries">Add a helper</button>')
-    assert "Remove this helper" in html
+    assert 'Remove<span class="vh"> this helper</span>' in html  # heard whole, seen short
+    assert html.count('<details class="more" data-saves-room>') == 2  # shown, and its template
+
+
+def test_a_folded_side_keeps_skill_rank_and_aspect_out_and_the_rest_under_more():
+    html = expand('<sc-side id="s" name="opponent" skill take7 fold></sc-side>\n')
+    shown, more = html.split('<details class="more" data-saves-room>')
+    assert [c["name"] for c in Controls(shown).controls] == [
+        "opponent.skill", "opponent.rank", "opponent.aspect"]
+    assert [c["name"] for c in Controls(more).controls] == [
+        f"opponent.{key}" for key in ("flip", "shift", "specialization", "advanced",
+                                      "familiarity", "take7", "cards")]
+    assert "<summary>More <span class=\"more-said\">· modifiers, own cards</span></summary>" in more
 
 
 # --- the character editor ---------------------------------------------------------------------

@@ -24,7 +24,8 @@ value. The expansion keeps the macro line's indentation. Macros:
     sc-own-draw   id system                  the system's "Enter my own cards/dice" box
     sc-difficulty id [secret]                the flip's difficulty list and its DTN box
     sc-side       id name [skill] [take7]    one side of a card flip; ids `{id}-rank`, names
-                                             `{name}.rank` (`rank` when name is empty)
+                  [fold]                     `{name}.rank` (`rank` when name is empty); fold:
+                                             all but skill, rank and aspect under "More"
     sc-team-helpers id                       a team flip's helpers: one to start, the engine's
                                              most, their template and the add button
     sc-editor     part                       the character editor's boxes: `character`,
@@ -60,6 +61,7 @@ MACRO_LINE = re.compile(r"^(?P<indent>[ \t]*)<(?P<tag>sc-[a-z-]+)(?P<attrs>(?:\s
 ATTRIBUTE = re.compile(r'\s+(?P<name>[a-z][a-z0-9-]*)(?:="(?P<value>[^"<>]*)")?')
 SIDE_NUMBERS = ("rank", "aspect", "flip", "shift")  # a side's number boxes, in the page's order
 SIDE_CHECKS = ("advanced", "familiarity")
+FOLDED_SAID = "modifiers, own cards"  # what "More" holds, while nothing in it is set
 
 
 class MacroError(ValueError):
@@ -243,8 +245,11 @@ def own_draw_box(system: str, ident: str, name: str | None = None) -> list[str]:
     ]
 
 
-def repeat_item(css: str, group: str, noun: str, inner: list[str]) -> list[str]:
-    """One block of a list the player adds to and removes from (dom.py: data-repeat)."""
+def repeat_item(css: str, group: str, noun: str, inner: list[str], narrow: bool = False
+                ) -> list[str]:
+    """One block of a list the player adds to and removes from (dom.py: data-repeat); a
+    `narrow` one's button says "Remove", and "this helper" only to a screen reader."""
+    this = f'<span class="vh"> this {noun}</span>' if narrow else f" this {noun}"
     return [
         f'<fieldset class="{css}" data-repeat-item="{group}">',
         f'  <legend>{noun.capitalize()} <span class="repeat-number">1</span></legend>',
@@ -252,7 +257,7 @@ def repeat_item(css: str, group: str, noun: str, inner: list[str]) -> list[str]:
         *("    " + line for line in inner),
         '  </div>',
         '  <button type="button" class="tool danger remove-helper" data-remove-item>'
-        f'Remove this {noun}</button>',
+        f'Remove{this}</button>',
         '</fieldset>',
     ]
 
@@ -330,7 +335,7 @@ def difficulty(a: Attrs) -> list[str]:
 
 def side(a: Attrs) -> list[str]:
     ident, prefix = a["id"], a["name"]
-    skill, take7 = a.flag("skill"), a.flag("take7")
+    skill, take7, fold = a.flag("skill"), a.flag("take7"), a.flag("fold")
 
     def control(key: str) -> tuple[str, str]:
         return f"{ident}-{key}", f"{prefix}.{key}" if prefix else key
@@ -343,10 +348,13 @@ def side(a: Attrs) -> list[str]:
         '  </select>',
         '</div>',
     ] if skill else []
-    for key in SIDE_NUMBERS:
+    for key in SIDE_NUMBERS[:2]:
         lines += box(described("flip", key), *control(key), aspect_hint=key == "aspect")
+    more = []
+    for key in SIDE_NUMBERS[2:]:
+        more += box(described("flip", key), *control(key))
     spec_id, spec_name = control("specialization")
-    lines += [
+    more += [
         '<div class="field wide">',
         f'  <label for="{spec_id}">Specialization</label>',
         f'  <select id="{spec_id}" name="{spec_name}" data-kind="flag" data-specializations>',
@@ -356,16 +364,29 @@ def side(a: Attrs) -> list[str]:
         '</div>',
     ]
     for key in (*SIDE_CHECKS, *(("take7",) if take7 else ())):
-        lines += box(described("flip", key), *control(key))
-    return lines + own_draw_box("flip", *control("cards"))
+        more += box(described("flip", key), *control(key))
+    more += own_draw_box("flip", *control("cards"))
+    return lines + (folded(more) if fold else more)
+
+
+def folded(inner: list[str]) -> list[str]:
+    """A side's rarely changed boxes under "More", whose summary the page keeps saying what
+    is set in them (dom.py, say_folded): closed, they still count (data-saves-room)."""
+    return ['<details class="more" data-saves-room>',
+            f'  <summary>More <span class="more-said">· {FOLDED_SAID}</span></summary>',
+            '  <div class="grid">',
+            *("    " + line for line in inner),
+            '  </div>',
+            '</details>']
 
 
 def team_helpers(a: Attrs) -> list[str]:
     group = "secondaries"
     ident = f"{a['id']}-{group}-0"
-    inner = _call(side, "sc-side", {"id": ident, "name": f"{group}.0", "take7": None})
+    inner = _call(side, "sc-side", {"id": ident, "name": f"{group}.0", "take7": None,
+                                    "fold": None})
     return repeat("helpers", group, "helper", SYSTEMS["flip"]["max_secondaries"], 1,
-                  repeat_item("helper", group, "helper", inner))
+                  repeat_item("helper", group, "helper", inner, narrow=True))
 
 
 def editor(a: Attrs) -> list[str]:

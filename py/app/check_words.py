@@ -50,11 +50,8 @@ def summary(request: dict, result: dict | None = None) -> str:
     """The inputs in a line: "Trait 6, Skill 5, DR 2, Luck 3 offered (1 spent)"; a flip:
     "rank 2, aspect 3, flip +1 vs average"; opposed: "Initiator rank 2, aspect 3 vs Opponent
     rank 4". Fields at their defaults are left unsaid."""
-    defaults = {spec["name"]: spec.get("default")
-                for spec in SYSTEMS.get(request.get("system"), {}).get("fields", ())}
+    defaults, said = _defaults(request.get("system")), _said(request.get("system"))
     spent = (result or {}).get("luck_used")
-    page = page_of(request.get("system"))
-    said = page.said if page else {}
     parts = _inputs(request, defaults, said, spent)
     sides = [f"{SIDES[key]} {_line(_inputs(request[key], defaults, said))}"
              for key in SIDES if isinstance(request.get(key), dict)]
@@ -67,6 +64,23 @@ def summary(request: dict, result: dict | None = None) -> str:
             [*sides[:1], *([text] if text else []), *sides[1:]])
     against = _against(request)
     return f"{text} vs {against}" if against and text else text or (against and f"vs {against}")
+
+
+def set_in(system: str, values: dict) -> str:
+    """What a folded part of a form holds away from its defaults, said as the log says it:
+    "flip +1, takes a 7, own cards"; "" when nothing is."""
+    draw = SYSTEMS.get(system, {}).get("draw", {}).get("label")
+    own = [f"own {draw}"] if draw and values.get(draw) else []
+    return _line([*_inputs(values, _defaults(system), _said(system)), *own])
+
+
+def _defaults(system: str) -> dict:
+    return {spec["name"]: spec.get("default") for spec in SYSTEMS.get(system, {}).get("fields", ())}
+
+
+def _said(system: str) -> dict[str, str]:
+    page = page_of(system)
+    return page.said if page else {}
 
 
 def _line(parts: list[str]) -> str:

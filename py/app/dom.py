@@ -12,6 +12,8 @@ Data attributes index.html uses:
                           data-max, added from <template id="GROUP-template">
   data-rules-max          set by set_cap: the max the rules allow, while a character's stock
                           lowers the box's own max
+  data-saves-room         a <details> ("More") whose controls count closed too; its
+                          .more-said says what is set in them (say_folded)
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from html import escape
 from pyscript import document, web, window
 from pyscript.ffi import is_none, to_js
 
-from . import forms, systems
+from . import check_words, forms, systems
 from .adjust_html import Knob
 from .result_html import sentence_case, side_title
 
@@ -84,11 +86,12 @@ def active_form():
 
 def controls(form, closed_too: bool = False) -> list[tuple[str, str, object]]:
     """(name, kind, raw) of each control the request is built from: named, enabled, and not
-    tucked in a closed disclosure (unless `closed_too`: a disclosure that only saves room)."""
+    tucked in a closed disclosure (unless `closed_too`), but for one that only saves room
+    (data-saves-room: a side's "More")."""
     found = []
     for control in form.find("[name]"):
         if control.disabled or not closed_too and not is_none(
-                control.closest("details:not([open])")):
+                control.closest("details:not([open]):not([data-saves-room])")):
             continue
         kind = control.getAttribute("data-kind") or control.type
         found.append((control.name, kind, control.checked if kind == "checkbox" else
@@ -109,6 +112,21 @@ def label_of(form, field: str) -> str:
     label = document.querySelector(f'label[for="{control.id}"]')
     text = label.firstChild.textContent if not is_none(label) else ""
     return text.strip() or field
+
+
+def say_folded(form) -> None:
+    """Each "More" of `form` says what is set in it ("· flip +1, takes a 7"), so that nothing
+    set there is hidden when it is closed; its own words while nothing is."""
+    system, _ = chosen()
+    for more in form.find("details[data-saves-room]"):
+        said = more.find(".more-said")[0]
+        if not said.hasAttribute("data-unset"):
+            said.setAttribute("data-unset", said.textContent)
+        values = forms.tree_from((name.rsplit(".", 1)[-1], kind, raw)
+                                 for name, kind, raw in controls(more))
+        words = check_words.set_in(system, values)
+        said.textContent = f"· {words}" if words else said.getAttribute("data-unset")
+        more.classList.toggle("set", bool(words))
 
 
 def clear_errors(form) -> None:
@@ -134,8 +152,9 @@ def show_error(form, field: str, reason: str) -> bool:
     if control is None:
         return False
     disclosure = control.closest("details")
-    if not is_none(disclosure):
+    while not is_none(disclosure):  # "Enter my own cards" and the "More" it is in
         disclosure.open = True
+        disclosure = disclosure.parentElement.closest("details")
     message_id = f"{control.id}-error"
     message = web.p(id=message_id, classes=["field-error"])
     message.textContent = sentence_case(reason)
@@ -359,6 +378,18 @@ def apply_skill(select, skills: dict[str, dict]) -> None:
         spec.innerHTML = '<option value="">None</option>' + "".join(
             f'<option value="{escape(value)}">{escape(text)}</option>' for value, text in choices)
         spec.value = was if any(value == was for value, _ in choices) else ""
+        _place_specialization(spec, bool(names))
+
+
+def _place_specialization(spec, listed: bool) -> None:
+    """In a folded side with its own skill list, the `listed` specializations of the skill
+    chosen stand beside its aspect; with none, the yes/no goes back under "More"."""
+    side = spec.closest("fieldset")
+    if (is_none(side) or is_none(side.querySelector("details[data-saves-room]"))
+            or is_none(side.querySelector("[data-skill-picker]"))):
+        return
+    anchor = side.querySelector('[name$=".aspect"]' if listed else '[name$=".shift"]')
+    anchor.closest(".field").after(spec.closest(".field"))
 
 
 def repeat_button(button, added) -> bool:

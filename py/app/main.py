@@ -61,6 +61,7 @@ def request_now() -> dict:
 def show_odds() -> None:
     form = dom.active_form()
     remember_form()
+    dom.say_folded(form)
     dom.clear_errors(form)
     trouble("")
     system, _ = dom.chosen()

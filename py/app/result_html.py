@@ -57,7 +57,7 @@ def percent(p: Fraction) -> str:
 
 def result_html(result: dict, animate: bool = True, notes: tuple[str, ...] = (),
                 offers: bool = False, heading: str = "", seeded: bool = False,
-                withdrawn: bool = False, glance: str = "") -> str:
+                withdrawn: bool = False, glance: str = "", why_open: bool = True) -> str:
     """The whole result: what was checked (`heading`: "Mara · Stealth (d10 pool)"), headline,
     what was drawn, the deciding numbers, the explanation; with `offers` (a roll just made
     here, not one shown again nor one the GM revealed), the Luck the player may still spend
@@ -65,7 +65,8 @@ def result_html(result: dict, animate: bool = True, notes: tuple[str, ...] = (),
     it was not random, so no one at the table takes it for a fair roll; a `withdrawn` one
     (taken back with Undo) is struck through and says so. `glance`, under the headline: the
     chance it had and where it fell among its outcomes (landed_html.py), and the knobs for the
-    next roll (adjust_html.py)."""
+    next roll (adjust_html.py). An opposed or team flip's explanation is folded under "Why",
+    open with `why_open`."""
     moving = " animate" if animate else ""
     said = (f'<p class="seeded">{escape(SEEDED)}</p>' if seeded else "") + "".join(
         f'<p class="note">{escape(note)}</p>' for note in notes)
@@ -76,7 +77,8 @@ def result_html(result: dict, animate: bool = True, notes: tuple[str, ...] = (),
             f'data-system="{escape(str(result.get("system")))}">'
             f"{named}{headline(result, withdrawn)}{glance}{said}{drawn(result, offers)}{choices}"
             f"{facts_html(result)}"
-            f"{explain_html(result.get('explain', []))}</article>")
+            f"{explain_html(result.get('explain', []), why_open if card_sides(result) else None)}"
+            "</article>")
 
 
 def luck_offers_html(result: dict) -> str:
@@ -143,11 +145,17 @@ def facts_html(result: dict, names=FACTS) -> str:
     return f'<dl class="facts">{"".join(items)}</dl>' if items else ""
 
 
-def explain_html(lines: list[str]) -> str:
+def explain_html(lines: list[str], why_open: bool | None = None) -> str:
+    """The engine's numbered explanation; folded under "Why" (open or not) unless `why_open`
+    is None."""
     if not lines:
         return ""
-    return ('<ol class="explain">' + "".join(f"<li>{escape(str(line))}</li>" for line in lines)
-            + "</ol>")
+    listed = ('<ol class="explain">' + "".join(f"<li>{escape(str(line))}</li>" for line in lines)
+              + "</ol>")
+    if why_open is None:
+        return listed
+    return (f'<details class="why"{" open" if why_open else ""}><summary>Why</summary>'
+            f"{listed}</details>")
 
 
 def drawn(result: dict, choose: bool) -> str:
@@ -155,10 +163,11 @@ def drawn(result: dict, choose: bool) -> str:
     can be kept instead."""
     if "cards" in result:
         return hand(result, "keep" if choose else None)
-    sides = [side_html(side_title(path), side, f"{path}.keep" if choose else None)
-             for path, side in card_sides(result)]
-    if sides:
-        return f'<div class="sides">{"".join(sides)}</div>'
+    sides = [(path, side, f"{path}.keep" if choose else None) for path, side in card_sides(result)]
+    if sides:  # the hint to keep another card once, under them all
+        shown = "".join(side_html(side_title(path), side, keep) for path, side, keep in sides)
+        hint = next((said for _, side, keep in sides if (said := keep_hint(side, keep))), "")
+        return f'<div class="sides">{shown}</div>{hint}'
     page = page_of(result.get("system"))
     shape = page.drawn_with if page else None  # None: cards, drawn from the sides above
     return dice_html(result, shape) if shape and result.get("dice") else ""
@@ -167,6 +176,8 @@ def drawn(result: dict, choose: bool) -> str:
 def card_sides(result: dict) -> list[tuple[str, dict]]:
     """The sides of a check with sides that flipped cards, by path: ("initiator", {...}),
     ("secondaries.0", {...}); [] for a check of one hand or of dice."""
+    if "cards" in result:
+        return []
     sides = []
     for key, value in result.items():
         if isinstance(value, dict) and "cards" in value:
@@ -184,12 +195,12 @@ def side_html(title: str, side: dict, keep_path: str | None) -> str:
     badge = (f'<span class="side-outcome {tone(side.get("success"))}">'
              f"{escape(words)}</span>") if outcome else ""
     return (f'<section class="side-result"><h3>{escape(title)}{badge}</h3>'
-            f"{hand(side, keep_path)}"
+            f"{hand(side, keep_path, hint=False)}"
             f"{facts_html(side, (('kept_value', 'Kept'), ('total', 'Total'), ('dtn', 'DTN')))}"
             "</section>")
 
 
-def hand(side: dict, keep_path: str | None) -> str:
+def hand(side: dict, keep_path: str | None, hint: bool = True) -> str:
     """A side's cards: the kept one raised, the rest dimmed; each other card can be chosen
     instead (a button over it) unless the lowest had to be kept or there is no `keep_path`
     (a roll shown again, or one the GM has revealed: that verdict is final)."""
@@ -216,11 +227,18 @@ def hand(side: dict, keep_path: str | None) -> str:
         items.append(f'<li class="slot">{pieces_svg.card(code, label, classes)}{chooser}'
                      + ('<span class="low-tag">low</span>' if i == kept and low else "")
                      + "</li>")
-    hint = "" if low or not keep_path or len(cards) < 2 else (
-        '<p class="hint keep-hint">Tap another card to keep it instead.</p>')
+    said = keep_hint(side, keep_path) if hint else ""
     path = f' data-keep-path="{escape(keep_path)}"' if keep_path else ""
     return (f'<ul class="hand" aria-label="Cards flipped"{path}>{"".join(items)}</ul>'
-            f"{hint}")
+            f"{said}")
+
+
+def keep_hint(side: dict, keep_path: str | None) -> str:
+    """"Tap another card …", where another of the side's cards can be kept instead."""
+    if side.get("take7") or side.get("keep_low") or not keep_path or len(
+            side.get("cards") or []) < 2:
+        return ""
+    return '<p class="hint keep-hint">Tap another card to keep it instead.</p>'
 
 
 def dice_html(result: dict, shape: str) -> str:

@@ -10,6 +10,7 @@ paid and logged before it is shown, in one turn at the cross-tab lock (spending.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable
 from types import ModuleType
 
@@ -164,6 +165,9 @@ def restock() -> None:
              else [characters_panel.offers_gone(left)], heard=False)
 
 
+PIXELS = re.compile(r"(-?[0-9.]+)px")
+
+
 def scroll_to_result(block: str = "nearest") -> None:
     """Bring the result's whole panel into view, so Re-roll and Share under it are not left
     beneath a phone's fixed roll bar (the page's scroll padding keeps it clear); of a panel
@@ -203,10 +207,7 @@ def _shown(panel) -> tuple[float, float]:
 def _padding() -> float:
     """The page's scroll padding at the bottom: the roll bar's room (app.css)."""
     padding = str(window.getComputedStyle(document.documentElement).scrollPaddingBottom)
-    try:
-        return float(padding.removesuffix("px"))
-    except ValueError:  # "auto"
-        return 0.0
+    return sum(float(px) for px in PIXELS.findall(padding))  # "112px", "calc(0px + …)", "auto"
 
 
 SCROLL_MARGIN = 12  # px, a panel's scroll-margin-top (app.css)
@@ -232,7 +233,7 @@ def show(shown: Shown, animate: bool = False, notes: list[str] = (), heard: bool
         result = {**result, "luck_offers": characters_panel.affordable(result)}
     web.page["result"].innerHTML = source + announce + result_html.result_html(
         result, animate=animate, notes=tuple(notes), heading=heading, offers=offers,
-        seeded=shown.seeded, withdrawn=shown.withdrawn, glance=glance)
+        seeded=shown.seeded, withdrawn=shown.withdrawn, glance=glance, why_open=why_open())
     focus_again(focused)
     log_panel.showing(shown)
     tools()
@@ -240,6 +241,15 @@ def show(shown: Shown, animate: bool = False, notes: list[str] = (), heard: bool
         browser.say(sentence(shown.result, shown.who, again=shown.source is not None,
                              revealed=shown.revealed, seeded=shown.seeded,
                              withdrawn=shown.withdrawn))
+
+
+def why_open() -> bool:
+    """Whether an opposed or team flip's "Why" opens: as the player left the one shown, else
+    where the result stands beside the form (740 px and wider), not on a phone."""
+    shown = web.page.find("#result details.why")
+    if len(shown):
+        return bool(shown[0].open)
+    return bool(window.matchMedia("(min-width: 740px)").matches)
 
 
 def knobs_html(result: dict) -> str:

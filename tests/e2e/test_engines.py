@@ -166,8 +166,7 @@ def shown(engine: Engine) -> dict:
             el => el.getAttribute("aria-label")),
         had: document.querySelector("#result .had")?.textContent ?? "",
         bar: document.querySelector("#result .outcome-bar")?.getAttribute("aria-label") ?? "",
-
-        explain: [...document.querySelectorAll("#result .explain li")].map(li => li.innerText),
+        explain: [...document.querySelectorAll("#result .explain li")].map(li => li.textContent),
         replay: document.querySelector("#result")?.textContent.includes("Replay of a roll from"),
     })""")
 

@@ -43,10 +43,12 @@ def labelled(scope: Locator, label: str) -> Locator:
 
 def fill(scope: Locator, label: str, value) -> None:
     """Set the control labelled `label`: text for boxes, True/False for ticks, an option for
-    selects (by value); a control inside "Enter my own …" opens that disclosure first."""
+    selects (by value); a control inside a side's "More" or "Enter my own …" opens each closed
+    disclosure it is in first, by its summary, as a player would."""
     control = labelled(scope, label)
-    if not control.is_visible():
-        scope.get_by_text("Enter my own", exact=False).first.click()
+    closed = control.locator("xpath=ancestor::details[not(@open)]/summary")
+    while closed.count():
+        closed.first.click()
     kind = control.evaluate("el => el.tagName === 'SELECT' ? 'select' : el.type")
     if kind == "checkbox":
         control.set_checked(value)
@@ -78,6 +80,11 @@ def result_images(page: Page) -> list[str]:
 
 
 def explain_lines(page: Page) -> list[str]:
+    """The result's numbered explanation, read as shown: under "Why" (an opposed or team
+    flip's, closed on a phone), opened first."""
+    why = page.locator("#result details.why:not([open]) > summary")
+    if why.count():
+        why.click()
     return page.locator("#result .explain li").all_inner_texts()
 
 

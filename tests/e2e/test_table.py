@@ -15,7 +15,7 @@ from app.storage import MemoryStorage
 from playwright.sync_api import Locator, Page, expect
 from presses import press_roll
 from ready import wait_ready
-from test_page import expected_images, fill, labelled, open_form, result_images
+from test_page import expected_images, explain_lines, fill, labelled, open_form, result_images
 
 LOG_ENTRIES = "#log-list .log-entry"
 
@@ -573,7 +573,8 @@ def test_a_shared_link_shows_the_same_roll_in_another_browser_and_never_rolls(ap
     fill(form.get_by_role("group", name="Helper 1"), "My cards", "9C 4S")
     roll(app)
     images = result_images(app)
-    explain = app.locator("#result .explain li").all_inner_texts()
+    explain = explain_lines(app)
+    assert explain
     app.context.grant_permissions(["clipboard-read", "clipboard-write"])
     app.get_by_role("button", name="Share").click()
     link = app.get_by_label("Replay link")
@@ -592,7 +593,7 @@ def test_a_shared_link_shows_the_same_roll_in_another_browser_and_never_rolls(ap
     expect(result).to_contain_text("Replay of a roll from")
     expect(result).to_contain_text(links.HONESTY)
     assert result_images(other) == images
-    assert other.locator("#result .explain li").all_inner_texts() == explain
+    assert explain_lines(other) == explain
     expect(result.locator(".keep-this").first).to_be_hidden()
     expect(other.get_by_role("button", name="Re-roll")).to_be_hidden()
     assert other.evaluate("localStorage.getItem('skillcheck.log')") is None

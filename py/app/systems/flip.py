@@ -163,18 +163,20 @@ hint="no cards: count a 7 (rank 1 or more)"></sc-field>
 <template class="sysform-later" data-system="flip" data-mode="opposed">
   <fieldset class="sysform" id="form-flip-opposed" data-system="flip" data-mode="opposed">
     <legend>Opposed flip</legend>
-    <fieldset class="side" data-skill-scope>
-      <legend>Initiator</legend>
-      <div class="grid">
-        <sc-side id="flip-opposed-initiator" name="initiator" skill take7></sc-side>
-      </div>
-    </fieldset>
-    <fieldset class="side" data-skill-scope>
-      <legend>Opponent</legend>
-      <div class="grid">
-        <sc-side id="flip-opposed-opponent" name="opponent" skill take7></sc-side>
-      </div>
-    </fieldset>
+    <div class="versus">
+      <fieldset class="side" data-skill-scope>
+        <legend>Initiator</legend>
+        <div class="grid">
+          <sc-side id="flip-opposed-initiator" name="initiator" skill take7 fold></sc-side>
+        </div>
+      </fieldset>
+      <fieldset class="side" data-skill-scope>
+        <legend>Opponent</legend>
+        <div class="grid">
+          <sc-side id="flip-opposed-opponent" name="opponent" skill take7 fold></sc-side>
+        </div>
+      </fieldset>
+    </div>
     <div class="grid">
       <sc-field id="flip-opposed-gm-take7" field="flip.gm_allows_take7"></sc-field>
     </div>
@@ -184,14 +186,14 @@ hint="no cards: count a 7 (rank 1 or more)"></sc-field>
   <fieldset class="sysform" id="form-flip-team" data-system="flip" data-mode="team" \
 data-skill-scope>
     <legend>Team flip</legend>
-    <div class="grid">
+    <div class="grid paired">
       <sc-difficulty id="flip-team"></sc-difficulty>
       <sc-field id="flip-team-gm-raise" field="flip.gm_raises_dtn"></sc-field>
     </div>
     <fieldset class="side">
       <legend>Primary</legend>
       <div class="grid">
-        <sc-side id="flip-team-primary" name="primary" skill take7></sc-side>
+        <sc-side id="flip-team-primary" name="primary" skill take7 fold></sc-side>
       </div>
     </fieldset>
     <sc-team-helpers id="flip-team"></sc-team-helpers>
