@@ -55,6 +55,13 @@ class Table:
         return self.roster.get(mara)["luck"]
 
 
+def two_luck_spent() -> tuple[Table, int, dict]:
+    """Mara, with 5 Luck, spent 2 on a roll: the table, her id and the roll's entry."""
+    table = Table()
+    mara = table.mara(luck=5)
+    return table, mara, table.roll(mara, pool(luck=2, luck_spend=2))
+
+
 def test_a_roll_that_spent_nothing_is_kept_marked_withdrawn_and_counts_nowhere():
     table = Table()
     first, _ = table.log.record_check(skillcheck.resolve(pool()))
@@ -68,9 +75,7 @@ def test_a_roll_that_spent_nothing_is_kept_marked_withdrawn_and_counts_nowhere()
 
 
 def test_the_luck_a_roll_spent_is_given_back_and_undo_last_spend_has_nothing_left():
-    table = Table()
-    mara = table.mara(luck=5)
-    entry = table.roll(mara, pool(luck=2, luck_spend=2))
+    table, mara, entry = two_luck_spent()
     assert table.luck(mara) == 3
     withdrawn = spending.withdraw(table.roster, table.log, entry["id"])
     assert withdrawn.given == ["Roll withdrawn: Mara got 2 Luck back (3 → 5)."]
@@ -97,9 +102,7 @@ def test_luck_spent_twice_on_the_dice_shown_is_all_given_back():
 
 
 def test_a_spend_given_back_already_by_undo_last_spend_is_not_given_back_twice():
-    table = Table()
-    mara = table.mara(luck=5)
-    entry = table.roll(mara, pool(luck=2, luck_spend=2))
+    table, mara, entry = two_luck_spent()
     spending.undo(table.roster, table.log, mara)
     assert table.luck(mara) == 5
     assert spending.withdraw(table.roster, table.log, entry["id"]).given == []
@@ -130,9 +133,7 @@ def test_insurance_xp_is_given_back():
 
 
 def test_what_is_given_back_stops_at_the_most_a_character_holds():
-    table = Table()
-    mara = table.mara(luck=5)
-    entry = table.roll(mara, pool(luck=2, luck_spend=2))
+    table, mara, entry = two_luck_spent()
     character = table.roster.get(mara)
     table.roster.save_edit(character, {**character, "luck": 999})
     withdrawn = spending.withdraw(table.roster, table.log, entry["id"])
@@ -142,9 +143,7 @@ def test_what_is_given_back_stops_at_the_most_a_character_holds():
 
 
 def test_a_character_deleted_since_gets_nothing_and_the_roll_is_still_withdrawn():
-    table = Table()
-    mara = table.mara(luck=5)
-    entry = table.roll(mara, pool(luck=2, luck_spend=2))
+    table, mara, entry = two_luck_spent()
     table.roster.delete(mara)
     withdrawn = spending.withdraw(table.roster, table.log, entry["id"])
     assert withdrawn.given == ["Mara is no longer saved here: nothing was given back."]
