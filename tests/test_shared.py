@@ -12,7 +12,7 @@ import pytest
 import skillcheck
 from app import spending
 from app.characters import EditConflict, Roster, SpendError
-from app.log_model import RollLog
+from app.log_model import RollLog, WithdrawError
 from app.shared import LOCK, Recorded, Turns, behind, fingerprint, latest, token
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -206,6 +206,41 @@ def test_two_spends_at_once_wait_for_each_other_and_the_second_is_refused(loop):
     log = json.loads(a.storage.get("skillcheck.log"))["entries"]
     assert [e["kind"] for e in log] == ["check", "spend"]  # the refused one logged nothing
     assert a.roster.get(mara)["luck"] == 1
+
+
+def test_one_roll_undone_in_two_tabs_at_once_gives_its_luck_back_once(loop):
+    """Undo this roll (issue 35.3) pressed in both tabs at the same moment: the first turn
+    withdraws it and gives the 4 Luck back; the second, reading what the first saved, is
+    refused and changes nothing."""
+    browser, a, b, mara = two_tabs(Locks())
+    spent = a.turns.change(lambda: spending.choose(a.roster, a.log, mara, luck_check(4), 0,
+                                                   a.log.record_check))
+    settle(loop, a, b, browser=browser)
+    check = spent.result().entry["id"]
+    undos = [tab.turns.change(lambda tab=tab: spending.withdraw(tab.roster, tab.log, check))
+             for tab in (a, b)]
+    settle(loop, a, b, browser=browser)
+    assert undos[0].result().given == ["Roll withdrawn: Mara got 4 Luck back (1 → 5)."]
+    with pytest.raises(WithdrawError, match="already withdrawn"):
+        undos[1].result()
+    log = json.loads(a.storage.get("skillcheck.log"))["entries"]
+    assert [e["kind"] for e in log] == ["check", "spend", "undo"]
+    for tab in (a, b):
+        tab.roster.refresh()
+        assert tab.roster.get(mara)["luck"] == 5
+
+
+def test_one_roll_added_from_a_link_in_two_tabs_at_once_is_one_entry(loop):
+    """Add to the table log (issue 38.2) pressed in both tabs at the same moment."""
+    browser, a, b, _ = two_tabs(Locks())
+    theirs = luck_check(0)
+    adds = [tab.turns.change(lambda tab=tab: tab.log.add_shared(
+        theirs, "2026-12-04T20:00:00Z", {"name": "Vex"})) for tab in (a, b)]
+    settle(loop, a, b, browser=browser)
+    assert [add.result()[1] for add in adds] == [True, False]
+    assert adds[0].result()[0] == adds[1].result()[0]
+    log = json.loads(b.storage.get("skillcheck.log"))["entries"]
+    assert [(e["kind"], e["name"], e.get("shared")) for e in log] == [("check", "Vex", True)]
 
 
 def test_without_the_lock_the_same_moment_overspends(loop):
