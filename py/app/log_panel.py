@@ -72,11 +72,12 @@ def render() -> None:
 
 def render_tonight(announce: bool = False) -> None:
     """The evening's runs, drawn again whenever the log changes while the view is open; one
-    sentence said aloud when it opens (the table's, or the one character's)."""
+    sentence read out when it opens (the table's, or the one character's), by the page's live
+    region (browser.say)."""
     runs = tonight.runs(log().entries())
     web.page["tonight-runs"].innerHTML = tonight_html.tonight_html(runs)
     if announce:
-        web.page["tonight-said"].textContent = tonight.sentence(runs[-1]) if runs else ""
+        browser.say(tonight.sentence(runs[-1]) if runs else "No roll to weigh tonight yet.")
 
 
 def showing(shown: Shown | None) -> None:
@@ -161,7 +162,6 @@ def on_tonight(event) -> None:
     opening = web.page["tonight"].hidden
     web.page["tonight"].hidden = not opening
     web.page["log-tonight"].setAttribute("aria-expanded", "true" if opening else "false")
-    web.page["tonight-said"].textContent = ""
     if opening:
         render_tonight(announce=True)
 

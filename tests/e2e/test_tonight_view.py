@@ -28,7 +28,7 @@ def test_tonight_weighs_each_roll_says_one_sentence_and_leaves_a_withdrawn_roll_
     view = app.get_by_role("region", name="Tonight’s luck")
     table = stored_runs(app)[-1]
     assert len(table.places) == 3 and table.average < 0.5
-    said = app.locator("#tonight-said")
+    said = app.locator("#spoken")  # the page's live region
     expect(said).to_have_text(sentence(table))
     expect(said).to_contain_text("The table’s dice ran in the bottom ")
     assert len(said.text_content().split()) <= 25
