@@ -17,7 +17,7 @@ import skillcheck
 from skillcheck import InvalidRequest
 
 from .log_model import strip_draw
-from .result_html import percent
+from .result_html import chances_said, percent
 from .systems import outcome_name, points_offered
 
 GAP = 0.6  # per cent of the bar left between two outcomes, so each share reads as its own
@@ -41,10 +41,9 @@ def chances(request: dict) -> tuple[dict, dict, str] | None:
 
 
 def had_text(odds: dict, bare: dict, points: str) -> str:
-    """"it had 52 % to succeed · 99 % with Luck 3"."""
-    alone, success = Fraction(bare["success"]), Fraction(odds["success"])
-    said = f"it had {percent(alone)} to succeed"
-    return said if alone == success or not points else f"{said} · {percent(success)} with {points}"
+    """"it had 52 % to succeed · 99 % with Luck 3", as the roll bar said it before the roll."""
+    first, more = chances_said(odds, bare, points)
+    return f"it had {first} to succeed" + (f" · {more}" if more else "")
 
 
 def landed_html(result: dict) -> str:

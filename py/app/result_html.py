@@ -349,14 +349,25 @@ def chance_html(odds: dict, bare: dict | None = None, points: str = "") -> str:
     the chance without them (`bare`, the same request's odds offering none) comes first, so a
     chance only Luck reaches is never read as the dice's own: "52 % to succeed · 99 % with
     Luck 3"."""
+    said = chances_said(odds, bare, points)
+    if said is None:
+        return ""
+    first, more = said
+    return (f"<strong>{first}</strong> <span>to succeed"
+            + (f" · {escape(more)}" if more else "") + "</span>")
+
+
+def chances_said(odds: dict, bare: dict | None, points: str) -> tuple[str, str] | None:
+    """The chance of success as the page says it: (the dice's own percent, and "99 % with Luck
+    3" where the `points` offered change it, else ""), or None when there is no one chance.
+    The roll bar says it before the roll, the result (landed_html) after."""
     success = odds.get("success")
     if success is None:
-        return ""
+        return None
     alone = (bare or {}).get("success")
     if alone is None or Fraction(alone) == Fraction(success) or not points:
-        return f"<strong>{percent(Fraction(success))}</strong> <span>to succeed</span>"
-    return (f"<strong>{percent(Fraction(alone))}</strong> <span>to succeed · "
-            f"{percent(Fraction(success))} with {escape(points)}</span>")
+        return percent(Fraction(success)), ""
+    return percent(Fraction(alone)), f"{percent(Fraction(success))} with {points}"
 
 
 def advice_html(advice: Advice, opened: frozenset[int] = frozenset()) -> str:
