@@ -124,6 +124,15 @@ OUTCOMES = {  # seed 000: "Levels of Success and Failure"
 }
 
 # The four kinds of flip, each its own form, laid out in page macros (tools/page_macros.py).
+OPPOSED_SIDE = """\
+      <fieldset class="side" data-skill-scope>
+        <legend>{title}</legend>
+        <div class="grid">
+          <sc-side id="flip-opposed-{name}" name="{name}" skill take7 fold></sc-side>
+        </div>
+      </fieldset>
+"""  # an opposed flip's two sides, alike but for their names
+
 FORM = """\
 <template class="sysform-later" data-system="flip" data-mode="unopposed">
   <fieldset class="sysform" id="form-flip-unopposed" data-system="flip" data-mode="unopposed" \
@@ -164,19 +173,7 @@ hint="no cards: count a 7 (rank 1 or more)"></sc-field>
   <fieldset class="sysform" id="form-flip-opposed" data-system="flip" data-mode="opposed">
     <legend>Opposed flip</legend>
     <div class="versus">
-      <fieldset class="side" data-skill-scope>
-        <legend>Initiator</legend>
-        <div class="grid">
-          <sc-side id="flip-opposed-initiator" name="initiator" skill take7 fold></sc-side>
-        </div>
-      </fieldset>
-      <fieldset class="side" data-skill-scope>
-        <legend>Opponent</legend>
-        <div class="grid">
-          <sc-side id="flip-opposed-opponent" name="opponent" skill take7 fold></sc-side>
-        </div>
-      </fieldset>
-    </div>
+{SIDES}    </div>
     <div class="grid">
       <sc-field id="flip-opposed-gm-take7" field="flip.gm_allows_take7"></sc-field>
     </div>
@@ -199,7 +196,8 @@ data-skill-scope>
     <sc-team-helpers id="flip-team"></sc-team-helpers>
   </fieldset>
 </template>
-"""
+""".replace("{SIDES}", "".join(OPPOSED_SIDE.format(title=title, name=name) for title, name in
+                             (("Initiator", "initiator"), ("Opponent", "opponent"))))
 
 PAGE = SystemPage(
     id="flip",
