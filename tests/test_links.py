@@ -189,6 +189,9 @@ def any_request(system: str) -> st.SearchStrategy:
             fields[spec["name"]] = st.integers(max(spec["min"], -3), min(spec["max"], 7))
         elif spec["kind"] == "flag":
             fields[spec["name"]] = st.booleans()
+        elif spec["kind"] == "hex":
+            fields[spec["name"]] = st.text("0123456789abcdef", min_size=spec["min"],
+                                           max_size=spec["max"])
         else:
             fields[spec["name"]] = st.sampled_from(spec["options"])
     flat = st.fixed_dictionaries({"system": st.just(system)}, optional=fields)

@@ -130,6 +130,9 @@ def test_a_systems_boxes_hold_the_engines_limits_starts_labels_and_hints(system)
             assert int(control["value"]) == form["start"]
             assert spec["min"] <= form["start"] <= spec["max"]
             assert control.get("data-off-when", "") == form["off_when"]
+        elif spec["kind"] == "hex":  # the GM's code: text, out of the request until it is on
+            assert (control["type"], control["data-kind"]) == ("text", "hex")
+            assert control["data-on-when"] == form["on_when"] and "disabled" in control
         else:
             assert control["type"] == "checkbox"
 

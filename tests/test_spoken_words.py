@@ -159,6 +159,8 @@ def _value(spec: dict):
         return st.booleans()
     if spec["kind"] == "choice":
         return st.sampled_from(spec["options"])
+    if spec["kind"] == "hex":
+        return st.text("0123456789abcdef", min_size=spec["min"], max_size=spec["max"])
     low, high = spec["min"], spec["max"]
     return st.integers(low, high) | st.integers(max(low, -3), min(high, 12))
 

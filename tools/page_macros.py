@@ -128,6 +128,8 @@ def box(spec: dict, ident: str, name: str, hint: str | None = None, *,
     hint = form["hint"] if hint is None else hint
     if spec["kind"] == "flag":
         return check_box(ident, name, form["label"], hint)
+    if spec["kind"] == "hex":
+        return code_box(ident, name, form["label"], hint, form.get("on_when", ""))
     if spec["kind"] != "whole":
         raise MacroError(f"{name} is a {spec['kind']}: only numbers and switches are boxes")
     start = form["start"] if start is None else start
@@ -164,6 +166,19 @@ def number_box(ident: str, name: str, label: str, hint: str, lo: int, hi: int, s
         '    <button type="button" class="step" data-step="1" tabindex="-1" '
         'aria-hidden="true">+</button>',
         '  </div>',
+        '</div>',
+    ]
+
+
+def code_box(ident: str, name: str, label: str, hint: str, on_when: str) -> list[str]:
+    """A code typed from another screen (the GM's): plain text, never corrected or capitalised,
+    out of sight and out of the request until its switch is set (data-on-when)."""
+    more = f' data-on-when="{on_when}" disabled' if on_when else ""
+    return [
+        f'<div class="field wide code"{" hidden" if on_when else ""}>',
+        f'  <label for="{ident}">{escape(label)}{_hint(ident, hint)}</label>',
+        f'  <input id="{ident}" name="{name}" type="text" data-kind="hex" autocomplete="off" '
+        f'autocapitalize="off" spellcheck="false" aria-describedby="{ident}-hint"{more}>',
         '</div>',
     ]
 

@@ -6,6 +6,7 @@ Data attributes index.html uses:
   data-kind="list|flag"   read a text box as a list of draws, a select as yes/no (else the type)
   data-fills="NAME"       a select whose chosen option's data-value is written into control NAME
   data-off-when="A B"     disabled (so left out of the request) while control A or B is set
+  data-on-when="A"        disabled and its field hidden unless control A is set
   data-skill-picker       a skill select; it fills the data-specializations selects, the
                           .aspect-hint and the Advanced boxes of its [data-skill-scope]
   data-repeat="GROUP"     a list of [data-repeat-item] blocks named GROUP.N.field, at most
@@ -175,6 +176,9 @@ def sync(form) -> None:
     for control in form.find("[data-off-when]"):
         names = control.getAttribute("data-off-when").split()
         control.disabled = any(_is_set(form, name) for name in names)
+    for control in form.find("[data-on-when]"):
+        control.disabled = not _is_set(form, control.getAttribute("data-on-when"))
+        control.closest(".field").hidden = control.disabled
 
 
 def _is_set(form, name: str) -> bool:

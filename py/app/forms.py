@@ -12,7 +12,8 @@ import copy
 import re
 
 # What a control's text turns into, by kind: the input type, or the control's data-as.
-NUMBER, CHECKBOX, SELECT, FLAG, LIST = "number", "checkbox", "select-one", "flag", "list"
+NUMBER, CHECKBOX, SELECT, FLAG, LIST, HEX = ("number", "checkbox", "select-one", "flag", "list",
+                                             "hex")
 # ASCII digits only, and few enough that int() is cheap and never hits Python's digit limit:
 # longer text goes to the engine as text, which names the field.
 MOST_DIGITS = 20
@@ -21,6 +22,7 @@ INDEX = re.compile(r"[0-9]+")
 SEED = re.compile(r"[0-9]{1,19}")
 BIGGEST_SEED = 2**63 - 1  # the contract's limit on a request's seed
 SEPARATORS = re.compile(r"[\s,;]+")
+CODE_BREAKS = re.compile(r"[\s\-·.]+")
 SYSTEM_AND_MODE = ("system", "mode")
 ESCAPES = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 
@@ -40,6 +42,8 @@ def value_of(kind: str, raw):
         return int(text) if WHOLE.fullmatch(text) else text
     if kind == LIST:
         return [_item(token) for token in SEPARATORS.split(text) if token]
+    if kind == HEX:  # a code read off another screen, in groups: "3f9a 01bc-…"
+        return CODE_BREAKS.sub("", text).lower()
     return text
 
 

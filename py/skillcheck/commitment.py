@@ -12,6 +12,7 @@ import secrets
 from dataclasses import dataclass
 
 from .errors import InvalidRequest
+from .request import Hex
 
 VERSION = "skillcheck-commit-v1"
 SALT_BYTES = 16
@@ -19,6 +20,9 @@ HEXDIGITS = frozenset("0123456789abcdef")
 # A typed code compares the commitment's first 96 bits: 24 hex digits at the least.
 SHORTEST = 24
 MISMATCH = "does not match the GM's commitment"
+# What a secret check's form takes from the GM's page (shown only while the check is secret).
+COMMITMENT = Hex("commitment", "GM's code", SHORTEST, 64)
+GM_CODE = "optional: from the GM's phone, so the reveal can be checked"
 
 
 def digest(system: str, difficulty: int, salt: str) -> str:
@@ -73,15 +77,11 @@ class Seal:
 def read_seal(request: dict, system: str, difficulty: int | None, secret: bool) -> Seal | None:
     """The request's `commitment`, if any; with a difficulty (the reveal), its `salt` must hash
     the difficulty back to it, else InvalidRequest on `salt` — a missing salt too."""
-    given = request.get("commitment")
-    if given is None:
+    if request.get("commitment") is None:
         return None
     if not secret:
         raise InvalidRequest("commitment", "only a secret roll carries the GM's commitment")
-    commitment = _hex(given)
-    if commitment is None or not SHORTEST <= len(commitment) <= 64:
-        raise InvalidRequest("commitment", f"must be {SHORTEST} to 64 hex digits, as the GM's"
-                                           " page shows it")
+    commitment = COMMITMENT.read(request)
     if difficulty is None:
         return Seal(commitment)
     salt = _hex(request.get("salt"))

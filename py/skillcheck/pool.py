@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
 
-from .commitment import Seal, read_seal
+from .commitment import COMMITMENT, GM_CODE, Seal, read_seal
 from .draw import Draw, check_dice
 from .errors import InvalidRequest
 from .exact import tally
@@ -426,7 +426,8 @@ SYSTEM = System(
             DR.shown(f"Difficulty Rating: successes needed, {DR.lo}–{DR.hi}", 4, off_when="secret"),
             BONUS.shown("free increments"),
             LUCK.shown("only if it makes the DR"),
-            SECRET.shown("the GM keeps the DR and judges the successes")),
+            SECRET.shown("the GM keeps the DR and judges the successes"),
+            COMMITMENT.shown(GM_CODE, on_when="secret")),
     draw=Form("dice", f"one 1–{FACES} per Trait, like 3 9 10"),
     difficulty=DR.read, difficulty_keys=("dr",),
     ladders={"luck": luck_ladder},

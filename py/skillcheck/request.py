@@ -33,17 +33,19 @@ def is_whole(value) -> bool:
 @dataclass(frozen=True)
 class Form:
     """How a system's form shows a field: the label and hint beside its box, the value the box
-    starts at (None: the spec's default, or empty), and the switches that turn it off (their
-    names, space-separated: the field is then left out of the request, as the rules want)."""
+    starts at (None: the spec's default, or empty), the switches that turn it off (their
+    names, space-separated: the field is then left out of the request, as the rules want), and
+    the switch without which it is off and out of sight (the GM's code, only on a secret check)."""
 
     label: str
     hint: str = ""
     start: object = None
     off_when: str = ""
+    on_when: str = ""
 
     def describe(self) -> dict:
         return {"label": self.label, "hint": self.hint, "start": self.start,
-                "off_when": self.off_when}
+                "off_when": self.off_when, **({"on_when": self.on_when} if self.on_when else {})}
 
 
 class Spec:
@@ -51,9 +53,9 @@ class Spec:
     the Form the page draws; reading is unchanged by it."""
 
     def shown(self, hint: str = "", start: object = None, *, label: str | None = None,
-              off_when: str = ""):
+              off_when: str = "", on_when: str = ""):
         return replace(self, form=Form(self.label if label is None else label, hint,
-                                       self.starts_at(start), off_when))
+                                       self.starts_at(start), off_when, on_when))
 
     def starts_at(self, start: object) -> object:
         return start
@@ -155,6 +157,34 @@ class Choice(Spec):
         if start is not None and start not in self.options:
             raise ValueError(f"{self.name}: a form cannot start at {start!r}")
         return start
+
+
+@dataclass(frozen=True)
+class Hex(Spec):
+    """Hex digits, `shortest` to `longest` of them, read in either case and kept lowercase; absent
+    is None. A code typed from another screen, so the form drops its spaces (app/forms.py)."""
+
+    name: str
+    label: str
+    shortest: int
+    longest: int
+    form: Form | None = field(default=None, compare=False)
+
+    def read(self, obj: dict, prefix: str = "") -> str | None:
+        value = obj.get(self.name)
+        if value is None:
+            return None
+        lowered = value.lower() if isinstance(value, str) else ""
+        if not (self.shortest <= len(lowered) <= self.longest
+                and set(lowered) <= set("0123456789abcdef")):
+            raise InvalidRequest(path(prefix, self.name),
+                                 f"must be {self.shortest} to {self.longest} hex digits "
+                                 "(0-9, a-f), as the GM's page shows it")
+        return lowered
+
+    def describe(self) -> dict:
+        return self.described({"name": self.name, "label": self.label, "kind": "hex",
+                               "min": self.shortest, "max": self.longest, "default": None})
 
 
 SEED = Whole("seed", "Seed", 0, 2**63 - 1, None)

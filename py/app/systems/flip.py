@@ -148,6 +148,7 @@ data-skill-scope>
       <sc-field id="flip-unopposed-take7" field="flip.take7" \
 hint="no cards: count a 7 (rank 1 or more)"></sc-field>
       <sc-field id="flip-unopposed-secret" field="flip.secret"></sc-field>
+      <sc-field id="flip-unopposed-commitment" field="flip.commitment"></sc-field>
     </div>
   </fieldset>
 </template>
@@ -166,6 +167,7 @@ hint="no cards: count a 7 (rank 1 or more)"></sc-field>
     <div class="grid">
       <sc-field id="flip-aspect-take7" field="flip.take7"></sc-field>
       <sc-field id="flip-aspect-secret" field="flip.secret"></sc-field>
+      <sc-field id="flip-aspect-commitment" field="flip.commitment"></sc-field>
     </div>
   </fieldset>
 </template>

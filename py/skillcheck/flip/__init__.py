@@ -5,6 +5,7 @@ odds.py counts the same rulings exactly. Both of the last two judge through rule
 result and its odds can never disagree.
 """
 
+from ..commitment import COMMITMENT, GM_CODE
 from ..request import Form
 from ..skills import SKILLS
 from ..system import System
@@ -47,6 +48,7 @@ SYSTEM = System(
             DTN.shown("Difficulty Target Number", label="DTN"),
             DIFFICULTY.shown(start="average"),
             SECRET.shown("the GM keeps the DTN and judges the total", label="Secret difficulty"),
+            COMMITMENT.shown(GM_CODE, on_when="secret"),
             GM_TAKE7.shown("rare circumstances: lets a side take a 7", label="GM allows a 7"),
             GM_RAISE.shown("one rating up if a helper fails badly", label="GM raises the DTN")),
     modes=MODES, draw=Form("cards", "rank then suit, like 7H 10S QD"),
