@@ -113,10 +113,15 @@ def share_url(page_url: str, result: dict, time: str, seeded: bool = False,
     dropped, so whoever opens the link draws at random, not the sender's sequence (a `seeded`
     roll's link says that it was seeded, not which seed). (The address is cut by hand:
     urllib.parse would cost every normal boot about 0.1 s; see forms.parameters.)"""
+    return page_address(page_url) + share_fragment(result, time, seeded, who)
+
+
+def page_address(page_url: str) -> str:
+    """The page's address for a link to it: no fragment, and no `seed` in its query."""
     address, _, query = page_url.partition("#")[0].partition("?")
     kept = "&".join(pair for pair in query.split("&")
                     if pair and "seed" not in parameters(pair.partition("=")[0] + "=x"))
-    return address + (f"?{kept}" if kept else "") + share_fragment(result, time, seeded, who)
+    return address + (f"?{kept}" if kept else "")
 
 
 def is_replay(fragment: str) -> bool:

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from skillcheck import SYSTEMS
+from skillcheck.commitment import digest
 
 from .check_words import summary as check_summary
 from .check_words import system_name
@@ -315,6 +316,18 @@ class RollLog(Collection):
             self._put(row)
             return row[0]
         return self.change(amend)
+
+    def opened_by(self, system: str, difficulty: int, salt: str) -> tuple[dict | None, bool]:
+        """What a GM's reveal opens here: the newest counted secret check of `system` whose
+        commitment the difficulty and salt hash to — its reveal if it has one already, so a
+        roll is judged once — and whether any such check is waiting for a GM's reveal."""
+        hashed = digest(system, difficulty, salt)
+        waiting = [e for e in self.entries(system) if e["kind"] == "check"
+                   and e["outcome"] == "secret" and counts(e) and "commitment" in e["request"]]
+        opened = next((e for e in waiting if hashed.startswith(e["request"]["commitment"])), None)
+        revealed = opened and next((e for e in self.entries(system) if e["kind"] == "reveal"
+                                    and e.get("reveals") == opened["id"]), None)
+        return revealed or opened, bool(waiting)
 
     def same_roll(self, result: dict, time: str) -> dict | None:
         """The entry of this very roll (its request, draw included, and the second it was

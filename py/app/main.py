@@ -29,15 +29,19 @@ from app import (
     editor_draft,
     form_memory,
     forms,
+    gm_links,
+    gm_panel,
     links,
     log_panel,
     qr_panel,
     result_html,
     result_panel,
     systems,
+    views,
 )
 from app.browser import SOMETHING_WRONG, explain_invalid, guarded, trouble
 from app.characters import CHARACTERS_KEY
+from app.gm_secrets import GM_KEY
 from app.log_model import LOG_KEY, strip_draw
 from app.session import Session
 
@@ -217,8 +221,8 @@ def show_system() -> None:
     system, mode = dom.chosen()
     description = skillcheck.SYSTEMS.get(system, {})
     web.page["roll"].textContent = description.get("button") or "Roll"
-    fragment = forms.fragment(system, mode)
-    if str(window.location.hash) != fragment:  # a boot's link says so already: 3 ms saved
+    fragment, address = forms.fragment(system, mode), str(window.location.hash)
+    if address not in (fragment, views.GM):  # a boot's link says so already: 3 ms saved
         window.history.replaceState(None, "", fragment)
     result_panel.clear(description.get("button") or "Roll")
     form = dom.active_form()
@@ -321,13 +325,62 @@ def fill_form(mode: str | None, values: dict) -> None:
     odds_soon()
 
 
+def take_commitment(fragment: str) -> None:
+    """A GM's commitment link: the system's secret check form (in the mode shown, if it can be
+    secret), ticked secret, with the GM's code in its box, ready to roll."""
+    try:
+        system, commitment = gm_links.read_commit(fragment)
+    except gm_links.GmLinkError as error:
+        trouble(str(error))
+        return
+    shown = dom.chosen()
+    for mode in dict.fromkeys([shown[1] if shown[0] == system else None,
+                               *skillcheck.SYSTEMS[system]["modes"]]):
+        dom.choose(system, mode)
+        if len(dom.active_form().find('[name="commitment"]')):
+            break
+    if dom.chosen() != shown:
+        show_system()
+    form = dom.active_form()
+    dom.set_values(form, {"secret": True, "commitment": gm_links.grouped(commitment)})
+    dom.sync(form)
+    dom.set_note(form, "commitment", "From the GM's link: it goes with your secret roll, so "
+                 "the GM's reveal can be checked.")
+    remember_form()
+    odds_soon()
+    box = form.find('[name="commitment"]')[0]._dom_element
+    box.scrollIntoView(block="center", behavior="auto" if dom.reduced_motion() else "smooth")
+
+
+def open_gm_link(fragment: str) -> None:
+    """A GM's link opened on a player's page: a commitment goes into a secret check's form, a
+    reveal judges the secret roll it opens. The address becomes the check's own again."""
+    gm_panel.show_side(False)
+    if gm_links.is_commit(fragment):
+        take_commitment(fragment)
+    else:
+        result_panel.open_reveal(fragment)
+    window.history.replaceState(None, "", forms.fragment(*dom.chosen()))
+
+
 @when("hashchange", window)
 @guarded
 def on_hashchange(event) -> None:
-    """A link opened in this tab (pasted, a bookmark, Back) is opened afresh. Any other address
-    (a place on the page, "#result-heading") is no link: what the page shows stays, and the
-    address goes back to the link it was, or to the check shown."""
-    if links.is_link(str(window.location.hash)):
+    """A link opened in this tab (pasted, a bookmark, Back) is opened afresh; a side of the table
+    is shown; a GM's link is opened on the check shown. Any other address (a place on the page,
+    "#result-heading") is no link: what the page shows stays, and the address goes back to the
+    link it was, or to the check shown."""
+    address = str(window.location.hash)
+    if views.is_side(address):
+        gm_panel.show_side(address == views.GM, moved=True)
+        if address == views.PLAYER:
+            window.history.replaceState(None, "", forms.fragment(*dom.chosen()))
+        return
+    if gm_links.is_commit(address) or gm_links.is_reveal(address):
+        open_gm_link(address)
+        return
+    if links.is_link(address):
+        gm_panel.show_side(False)
         open_link(fresh=True)
         return
     _, hashed, before = str(event.oldURL).partition("#")
@@ -342,7 +395,7 @@ def on_place_link(event) -> None:
     """The roll bar's chips name a place on the page ("#result-heading"): a tap goes there, as a
     link would, and changes nothing else — the address keeps naming the check shown."""
     href = str(event.currentTarget.getAttribute("href"))
-    if links.is_link(href):
+    if links.is_link(href) or views.is_side(href):
         return  # one of the page's own links: the browser opens it (on_hashchange)
     event.preventDefault()
     place = document.getElementById(href.removeprefix("#"))
@@ -364,6 +417,8 @@ def on_storage(event) -> None:
         result_panel.restock()  # the Luck offers shown, from the stock stored now
     if is_none(key) or key == editor_draft.KEY:
         characters_panel.offer_draft()  # another tab's editor kept a draft, or saved it
+    if is_none(key) or key == GM_KEY:
+        gm_panel.refresh()
 
 
 @when("pagehide", window)
@@ -379,6 +434,7 @@ def boot() -> None:
     is said on the page (details in the console) and the page still becomes ready to roll."""
     global session
     seed = forms.seed_from(window.location.search)
+    address = str(window.location.hash)  # what the link steps open, before they change it
     storage, warnings = browser.local_storage()
     session = Session(storage, seed=seed, rng=random.Random(seed) if seed is not None else None,
                       fill_form=fill_form)
@@ -387,10 +443,14 @@ def boot() -> None:
         ("the characters", lambda: characters_panel.start(session, log_panel)),
         ("the last roll", lambda: result_panel.start(session, log_panel, characters_panel)),
         ("the QR codes", lambda: qr_panel.start(session)),
+        ("the GM's side", lambda: gm_panel.start(session, qr_panel)),
+        ("the side of the table", lambda: gm_panel.show_side(address == views.GM)),
         ("the forms as you left them", restore_forms),
         ("the link", _open_address),
         ("the last result", lambda: result_panel.show_last(log_panel.log(),
                                                            str(window.location.hash))),
+        *((("the GM's link", lambda: open_gm_link(address)),)
+          if gm_links.is_commit(address) or gm_links.is_reveal(address) else ()),
     ) if not _step(step, name)]
     if seed is not None:
         web.page["seeded"].textContent = forms.seeded_text(seed)

@@ -45,13 +45,16 @@ async def code_rows(text: str) -> list[str]:
     return ["".join("1" if code.isDark(y, x) else "0" for x in size) for y in size]
 
 
-async def show(text: str, label: str, caption: str) -> None:
+async def show(text: str, label: str, caption: str, typed: str = "") -> None:
     """Open the dialog with the QR code of `text`, named `label` (its heading and its text
-    alternative), `caption` under it and `text` itself to copy. It opens at once; the code
-    follows as soon as it is drawn (the library's first import included)."""
+    alternative), `caption` under it, `typed` in large print for a phone with no camera (the
+    GM's code), and `text` itself to copy. It opens at once; the code follows as soon as it is
+    drawn (the library's first import included)."""
     _showing["text"] = text
     web.page["qr-title"].textContent = label
     web.page["qr-caption"].textContent = caption
+    web.page["qr-typed"].textContent = typed
+    web.page["qr-typed"].hidden = not typed
     web.page["qr-link"].value = text
     web.page["qr-status"].textContent = ""
     web.page["qr-code"].innerHTML = '<p class="hint">Drawing the QR code…</p>'

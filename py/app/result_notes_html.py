@@ -64,11 +64,14 @@ def reveal_difficulty(system: str, text: str) -> dict:
     return {"difficulty": text.lower()} if reveal.by_word else {reveal.field: text}
 
 
-def revealed_note(difficulty: dict) -> str:
-    """The line over a revealed result: which difficulty judged the same draw."""
+def revealed_note(difficulty: dict, verified: bool = False) -> str:
+    """The line over a revealed result: which difficulty judged the same draw, and whether it
+    was checked against the GM's commitment made before the roll."""
     (field, value), = difficulty.items()
     named = {"dtn": "DTN", "dr": "DR"}.get(field, "difficulty")
-    return f"Revealed by the GM: {named} {value}, judged on the same draw."
+    checked = (" Verified: it matches the GM's commitment made before the roll."
+               if verified else "")
+    return f"Revealed by the GM: {named} {value}, judged on the same draw.{checked}"
 
 
 def share_text(result: dict, link: str, who: dict | None = None, seeded: bool = False) -> str:

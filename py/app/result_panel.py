@@ -19,7 +19,7 @@ from pyscript import document, web, when, window
 from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
 
-from . import browser, dom, forms, links, log_html, result_html, spending
+from . import browser, dom, forms, gm_links, links, log_html, result_html, spending
 from .adjust_html import adjust_html, adjusted
 from .characters import SpendError, already_spent
 from .check_words import kind_of, title
@@ -38,6 +38,10 @@ from .spoken_words import sentence
 from .storage import stamp, utc_now
 from .systems import page_of
 
+REVEAL_MISMATCH = ("This reveal does not match the GM's commitment of any secret roll on this "
+                   "phone: nothing was judged.")
+NOTHING_TO_REVEAL = ("No secret roll on this phone was made with a GM's code, so this reveal has "
+                     "nothing to judge.")
 session: Session  # handed in by main.py at boot (start), with the panels it calls:
 log_panel: ModuleType  # record, writer, render, showing, entry_of, log
 characters_panel: ModuleType  # picked, who, pays, check_spend, within_stock, paid, render,
@@ -379,6 +383,8 @@ def tools() -> None:
         web.page["reveal-label"].textContent = f"GM: {reveal.label}"
         web.page["reveal-hint"].textContent = reveal.hint
         web.page["reveal"].value = ""
+        web.page["reveal-salt"].value = ""
+        web.page["reveal-salt-field"].hidden = "commitment" not in result["request"]
         dom.clear_errors(web.page["reveal-form"])
 
 
@@ -566,19 +572,29 @@ async def on_copy_text(event) -> None:
 @when("submit", "#reveal-form")
 @browser.guarded
 def on_reveal(event) -> None:
+    """The GM's difficulty typed in (and, for a committed secret, the GM's salt): a mistake or a
+    mismatch is said beside its box, and nothing is judged."""
     event.preventDefault()
     shown, form = session.shown, web.page["reveal-form"]
     dom.clear_errors(form)
     if shown is None or not is_secret(shown.result):
         return
-    secret = shown.result
     try:
-        difficulty = reveal_difficulty(secret["system"], web.page["reveal"].value)
-        request = reveal_request(secret, difficulty)
-        result = links.replay(request)
+        difficulty = reveal_difficulty(shown.result["system"], web.page["reveal"].value)
+        salt = forms.value_of(forms.HEX, web.page["reveal-salt"].value)
+        reveal(difficulty, salt if "commitment" in shown.result["request"] else None)
     except InvalidRequest as error:
-        dom.show_error(form, "reveal", error.reason)
-        return
+        dom.show_error(form, "salt" if error.field == "salt" else "reveal", error.reason)
+
+
+def reveal(difficulty: dict, salt: str | None = None) -> None:
+    """Judge the secret check shown with the GM's `difficulty` ({"dr": 4}) and `salt`: paid and
+    logged as a reveal of it (unless it is someone else's roll, from a link). InvalidRequest
+    when the rules refuse them; a committed check is judged only if they hash to its
+    commitment."""
+    shown = session.shown
+    request = {**reveal_request(shown.result, difficulty), **({"salt": salt} if salt else {})}
+    result = links.replay(request)
     if shown.source == "link":  # someone else's roll: neither paid nor logged here
         _revealed(shown, result, difficulty)
     elif characters_panel.picked() is not None and already_spent(result):
@@ -587,11 +603,32 @@ def on_reveal(event) -> None:
         log_panel.record(_revealed(shown, result, difficulty), reveals=shown)
 
 
+def open_reveal(fragment: str) -> None:
+    """A GM's reveal link: the committed secret roll of this phone's log it opens, shown and
+    judged (or its reveal shown again, if judged already); else why nothing was judged."""
+    try:
+        system, difficulty, salt = gm_links.read_reveal(fragment)
+    except gm_links.GmLinkError as error:
+        browser.trouble(str(error))
+        return
+    entry, waiting = session.log.opened_by(system, *difficulty.values(), salt)
+    if entry is None:
+        browser.trouble(REVEAL_MISMATCH if waiting else NOTHING_TO_REVEAL)
+        return
+    problem = show_entry(entry, heard=entry["kind"] == "reveal")
+    if problem:
+        browser.trouble(f"The secret roll cannot be shown again ({problem}).")
+    elif entry["kind"] == "check":
+        reveal(difficulty, salt)
+    scroll_to_result(block="start")
+
+
 def _revealed(secret: Shown, result: dict, difficulty: dict, note: str | None = None,
               entry: dict | None = None) -> Shown:
     revealed = Shown(result, source=secret.source, entry=entry, time=secret.time,
                      who=secret.who, revealed=True, seeded=secret.seeded)
-    show(revealed, notes=[revealed_note(difficulty), *([note] if note else [])])
+    show(revealed, notes=[revealed_note(difficulty, result.get("verified", False)),
+                          *([note] if note else [])])
     scroll_to_result(block="start")  # the verdict's headline, not the reveal box, in view
     return revealed
 

@@ -3,6 +3,7 @@
     resolve(request, rng=None) -> result dict       odds(request) -> {"outcomes", "success", ...}
     odds_by(request, field, most) -> [odds with field 0, 1, … most]   (what each point buys)
     commit(system, difficulty, salt=None) -> {"commitment", "salt"}   (the GM's secret difficulty)
+    difficulty(request) -> int       (that difficulty as the commitment hashes it: "hard" → 13)
 
 Both speak the JSON shape of docs/contract.md and raise only InvalidRequest. Pure Python, standard
 library only, the same under CPython and Pyodide.
@@ -19,7 +20,7 @@ from .errors import InvalidRequest
 from .registry import REGISTRY
 from .request import Choice, Whole, as_object
 
-__all__ = ["InvalidRequest", "SYSTEMS", "commit", "odds", "odds_by", "resolve"]
+__all__ = ["InvalidRequest", "SYSTEMS", "commit", "difficulty", "odds", "odds_by", "resolve"]
 
 SYSTEMS: dict[str, dict] = {name: system.describe() for name, system in REGISTRY.items()}
 SYSTEM = Choice("system", "System", tuple(REGISTRY))
@@ -82,11 +83,17 @@ def commit(system: str, difficulty: int | str, salt: str | None = None) -> dict:
     return commit_request({"system": system, key: difficulty, "salt": salt})
 
 
+def difficulty(request: object) -> int:
+    """A secret-capable system's difficulty as a reveal carries it ({"system": "flip",
+    "difficulty": "hard"}), in the canonical form its commitment hashes: the number (13)."""
+    request = as_object(request, "request")
+    return REGISTRY[SECRET_SYSTEM.read(request)].difficulty(request)
+
+
 def commit_request(request: object) -> dict:
     """`commit` for the CLI's request: {"system", "dtn" | "difficulty" | "dr", "salt"?}."""
     request = as_object(request, "request")
-    name = SECRET_SYSTEM.read(request)
-    return seal(name, REGISTRY[name].difficulty(request), request.get("salt"))
+    return seal(request.get("system"), difficulty(request), request.get("salt"))
 
 
 DRAW_KEYS = ("cards", "dice", "keep")
