@@ -4,7 +4,8 @@ ESR and Chromium, each on one phone-sized page shared by the tests of its engine
 Boot to ready, one roll per system and every flip mode with the pieces shown checked against the
 engine (the rules run here under CPython on the request and draw the page logged), an error
 beside its box, the log across a reload, a replay link opened, the roll bar's chips keeping the
-result, two quick clicks on Roll rolling once, offline reload and roll, and not one request
+result, two quick clicks on Roll rolling once, the GM's committed secret taken by QR into a
+secret roll and its reveal verified, offline reload and roll, and not one request
 beyond 127.0.0.1. The engines are driven through tests/e2e/engines.py: their own clicks and key
 presses on controls found by their labels and roles (selects are set from JS).
 """
@@ -13,15 +14,18 @@ from __future__ import annotations
 
 import contextlib
 import html
+import io
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
 import skillcheck
+import zxingcpp
 from app import forms, log_model
 from app.landed_html import landed_html
 from app.spoken_words import sentence
 from engines import Chromium, Element, Engine, EngineError, launch
+from PIL import Image
 from presses import QUIET_MS
 from test_page import CASES, IDS, expected_images
 from test_roll_loop import RECORD
@@ -339,6 +343,43 @@ def test_two_quick_clicks_on_roll_roll_once(app_page):
     settle(app_page)
     app_page.call("() => dispatchEvent(new Event('pagehide'))")  # any write still pending, done
     assert len(app_page.call(LOG)) == before + 1
+
+
+def scanned(engine: Engine) -> str:
+    """The QR dialog's code as a camera reads it off the engine's own screenshot; closed."""
+    engine.wait("() => document.querySelector('#qr-dialog[open] svg.qr') !== null",
+                message="the QR code to be drawn")
+    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(engine.screenshot())),
+                                   formats=zxingcpp.BarcodeFormat.QRCode)
+    assert len(found) == 1, f"{engine.name}: {len(found)} QR codes read"
+    press(engine, "Close", "#qr-dialog")
+    return found[0].text
+
+
+def test_the_gms_secret_is_taken_by_qr_rolled_and_its_reveal_verified(app_page):
+    open_form(app_page, "pool", None)
+    app_page.call("() => { location.hash = '#gm'; }")
+    app_page.wait(js("", "visible(document.getElementById('commit-form'))"))
+    fill(app_page, "commit-form", None, "System", "pool")
+    fill(app_page, "commit-form", None, "DR", 4)
+    fill(app_page, "commit-form", None, "What it is for", "Vault")
+    press(app_page, "Commit", "#gm-view")
+    link = scanned(app_page)
+    assert "#commit=pool." in link
+    app_page.goto(link)  # the player's page, here the same phone
+    app_page.wait(js("", """control(document.getElementById("form-pool"), "GM's code")"""
+                         "?.value.length > 0"), message="the GM's code in the form")
+    settle(app_page)
+    entry = roll(app_page)
+    assert entry["outcome"] == "secret" and link.endswith(entry["request"]["commitment"])
+    app_page.call("() => { location.hash = '#gm'; }")
+    press(app_page, "Reveal", "#secrets")
+    app_page.goto(scanned(app_page))
+    app_page.wait(js("", "document.getElementById('result').textContent.includes('Verified')"),
+                  message="the reveal to be verified")
+    judged = skillcheck.resolve({**{key: value for key, value in entry["request"].items()
+                                    if key not in ("secret", "commitment")}, "dr": 4})
+    assert judged["outcome"].lower() in shown(app_page)["headline"].lower()
 
 
 def test_offline_it_reloads_and_rolls(engine, serve_dist):
