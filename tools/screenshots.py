@@ -6,7 +6,8 @@ Each shot opens a fresh context at a fixed seed (`?seed=N`, so the same cards an
 with reduced motion (no dealing animation), presses the form's Flip/Roll button with the form as
 it starts (or as the shot fills it), and saves the whole page. A shot with a `pick` first saves
 MARA in the browser and picks that skill of her sheet for her; an `editor` shot opens her editor
-instead of rolling and saves the screen. Phones are 375 × 812 CSS px at 2×, the desktop 1280 × 800.
+instead of rolling and saves the screen; a `scene` does what it shows (the GM's side) and saves
+the screen. Phones are 375 × 812 CSS px at 2×, the desktop 1280 × 800.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "py")]
@@ -46,6 +48,7 @@ class Shot:
     fill: tuple[tuple[str, str], ...] = ()  # (box id, value): a choice for a list, else typed
     pick: str = ""  # a skill of MARA's sheet, picked for her before the roll
     editor: str = ""  # the part of her editor to unfold, shown instead of a roll
+    scene: Callable[[Page], None] | None = None  # what the shot shows instead of a roll
 
 
 # A character with a sheet for the flip and the d10 pool, as the README's "At the table" tells.
@@ -58,6 +61,26 @@ MARA = {"luck": 3, "xp": 10, "notes": "Climbs first, asks later.", "sheets": {
 
 ATHLETICS = (("flip-unopposed-skill", "Athletics · HS"), ("flip-unopposed-rank", "4"),
              ("flip-unopposed-aspect", "5"), ("flip-unopposed-difficulty", "Hard (15+)"))
+
+def gm_commits(page: Page, code_shown: bool = False) -> None:
+    """The GM's side with two secrets, the first revealed; with `code_shown`, the second's code
+    as the player is shown it."""
+    side = page.get_by_role("main", name="The GM’s side")
+    for difficulty, label in (("3", "Climb the wet wall"), ("4", "Lock on the vault door")):
+        side.get_by_label("System").select_option(label="d10 pool")
+        side.get_by_label(re.compile("^DR")).fill(difficulty)
+        side.get_by_label(re.compile("^What it is for")).fill(label)
+        side.get_by_role("button", name="Commit").click()
+        dialog = page.get_by_role("dialog", name=f"Code: {label}")
+        expect(dialog.locator("svg.qr")).to_be_visible()
+        if code_shown and label.startswith("Lock"):
+            return
+        dialog.get_by_role("button", name="Close").click()
+    wall = page.locator("#secrets > li").filter(has_text="Climb the wet wall")
+    wall.get_by_role("button", name="Reveal").click()
+    page.get_by_role("dialog").get_by_role("button", name="Close").click()
+    page.locator("#secrets-heading").evaluate("heading => heading.scrollIntoView()")
+
 
 SHOTS = [  # seeds picked for a spread of outcomes: great success, a fluke, a double up...
     Shot("flip-unopposed", "system=flip&mode=unopposed", seed=5, fill=ATHLETICS),
@@ -74,6 +97,8 @@ SHOTS = [  # seeds picked for a spread of outcomes: great success, a fluke, a do
     Shot("character-opposed", "system=flip&mode=opposed", seed=3, pick="Athletics"),
     Shot("character-editor", "system=pool", seed=1, pick="Lockpicking",
          editor="d10 pool and Swift sheet"),
+    Shot("gm-secrets", "gm", seed=1, scene=gm_commits),
+    Shot("gm-code", "gm", seed=1, scene=lambda page: gm_commits(page, code_shown=True)),
 ]
 
 
@@ -114,8 +139,11 @@ def take(browser, url: str, shot: Shot) -> Path:
         if shot.pick:
             pick_for_mara(page, shot.pick)
         path = OUT / f"{shot.name}.png"
-        if shot.editor:
-            open_editor(page, shot.editor)
+        if shot.editor or shot.scene:
+            if shot.editor:
+                open_editor(page, shot.editor)
+            else:
+                shot.scene(page)
             page.screenshot(path=path, animations="disabled")
             return path
         for box_id, value in shot.fill:

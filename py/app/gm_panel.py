@@ -47,7 +47,7 @@ def show_side(gm: bool, moved: bool = False) -> None:
     document.documentElement.dataset.view = "gm" if gm else "player"
     web.page["gm-view"].hidden = not gm
     document.querySelector("main.app").hidden = gm
-    for link in document.querySelectorAll(".sides a"):
+    for link in document.querySelectorAll(".table-sides a"):
         here = (link.getAttribute("href") == "#gm") == gm
         link.setAttribute("aria-current", "page") if here else link.removeAttribute(
             "aria-current")
