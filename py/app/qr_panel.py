@@ -15,7 +15,7 @@ import traceback
 from pyscript import document, js_import, web, when, window
 
 from . import browser, links
-from .qr_html import LEVEL, LIBRARY, roll_label, svg_html
+from .qr_html import LEVEL, LIBRARY, roll_label, segments, svg_html
 from .result_notes_html import share_text
 from .session import Session
 from .storage import stamp, utc_now
@@ -34,12 +34,14 @@ def start(booted: Session) -> None:
 
 async def code_rows(text: str) -> list[str]:
     """The modules of `text`'s QR code as rows ("1" dark), at error correction LEVEL, in the
-    smallest version that holds it; the text is coded as its UTF-8 bytes."""
+    smallest version that holds it; the text is coded as its UTF-8 bytes, a long last run of
+    digits as digits (qr_html.segments)."""
     if not _library:
         module, = await js_import(window.URL.new(LIBRARY, document.baseURI).href)
         _library.append(module.qrcode)
     code = _library[0](0, LEVEL)
-    code.addData(text.encode("utf-8").decode("latin-1"), "Byte")  # one character a byte
+    for part, mode in segments(text):  # a byte segment takes one character a byte
+        code.addData(part.encode("utf-8").decode("latin-1") if mode == "Byte" else part, mode)
     code.make()
     size = range(code.getModuleCount())
     return ["".join("1" if code.isDark(y, x) else "0" for x in size) for y in size]
