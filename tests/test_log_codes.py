@@ -193,7 +193,7 @@ def test_every_bad_code_is_a_sentence_and_keeps_nothing():
         with pytest.raises(CodeError) as refused:
             read_code(text)
         assert str(refused.value) == said, text
-        assert receive(text, log, codes) == (said, []), text
+        assert receive(text, log, codes) == (said, [], True), text
     assert codes.storage.get(CODES_KEY) is None and len(log) == 0
 
 
@@ -218,7 +218,7 @@ def test_a_misread_or_foreign_code_is_caught_and_the_set_read_again(tonight_200)
     batch = fragment(links[0]).split(".")[1]
     foreign = f"#log=1.{batch}.1.{len(links) + 1}.123"  # same set, another count
     receive(fragment(links[0]), log, codes)
-    assert receive(foreign, log, codes) == (log_codes.NOT_FITTING, [])
+    assert receive(foreign, log, codes) == (log_codes.NOT_FITTING, [], True)
     assert [receive(fragment(link), log, codes)[0] for link in links][-1] == (
         "40 rolls added from another phone, 0 already here.")
 
@@ -228,8 +228,9 @@ def test_a_code_storage_refuses_is_said_not_counted(tonight_200):
         def set(self, key, value):
             raise StorageFull("quota exceeded")
     link = code_links(HOST, sharable(tonight_200.items())[:40])[0]
-    said, _ = receive(fragment(link), RollLog(MemoryStorage()), Codes(Full()))
+    said, _, problem = receive(fragment(link), RollLog(MemoryStorage()), Codes(Full()))
     assert said == "This code could not be kept (browser storage is full): nothing was added."
+    assert problem
 
 
 def test_stored_sets_are_read_tolerantly_and_old_ones_forgotten(tonight_200):

@@ -60,7 +60,7 @@ FILE_KIND = "skillcheck.shared-log"
 # Each code at most version 15 at error correction M (77 modules a side, 415 data bytes): a
 # sequence is read with the other phone held close, so its codes may be larger than a single
 # roll's (version 10, read across a table); 200 flips of an evening, about 4 KB packed, take
-# 12 codes (tests/test_log_codes.py measures it), an evening's 60 rolls 4.
+# 12 codes (tests/test_log_codes.py measures it), 60 rolls 5.
 CODE_VERSION = 15
 DATA_BITS = 415 * 8  # version 15-M's data codewords
 MOST_CODES = 40
@@ -318,32 +318,34 @@ def unpack(packed: bytes) -> object:
 def merged_text(found: list[tuple[dict, bool]], left_out: int) -> str:
     """"12 rolls added from another phone, 3 already here." (and those left out)."""
     added = sum(new for _, new in found)
-    text = (f"{_rolls(added)} added from another phone, {len(found) - added:,} already here."
+    text = (f"{rolls_said(added)} added from another phone, {len(found) - added:,} already here."
             if found else "No roll was added from another phone.")
     if left_out:
-        text += (f" {_rolls(left_out)} could not be read (damaged, or judged otherwise by "
+        text += (f" {rolls_said(left_out)} could not be read (damaged, or judged otherwise by "
                  f"today’s rules) and {'was' if left_out == 1 else 'were'} left out.")
     return text
 
 
-def _rolls(count: int) -> str:
+def rolls_said(count: int) -> str:
+    """"1 roll", "1,234 rolls"."""
     return f"{count:,} roll{'s' * (count != 1)}"
 
 
-def receive(fragment: str, log: RollLog, codes: Codes) -> tuple[str, list[str]]:
+def receive(fragment: str, log: RollLog, codes: Codes) -> tuple[str, list[str], bool]:
     """A code's link opened here: kept, and once its set is whole, merged into `log`; what to
-    tell the player, and the log's warnings. Run in one turn at the cross-tab lock."""
+    tell the player, the log's warnings, and whether it is a problem (the code refused). Run
+    in one turn at the cross-tab lock."""
     try:
         code = read_code(fragment)
         read, packed = codes.take(code)
         if packed is None:
             return (f"Log from another phone: {read} of {code.count} codes read — show the "
-                    "next.", [])
+                    "next.", [], False)
         rolls, left_out = rolls_of(unpack(packed))
     except CodeError as error:
-        return str(error), []
+        return str(error), [], True
     found, warnings = log.merge_shared(rolls)
-    return merged_text(found, left_out), warnings
+    return merged_text(found, left_out), warnings, False
 
 
 # ---- the file ------------------------------------------------------------------------------------
