@@ -134,7 +134,7 @@ def on_closed(event) -> None:
 async def on_step(event) -> None:
     _stop_turning()
     web.page["qr-auto"].checked = False
-    step = 1 if event.currentTarget.id == "qr-next" else -1
+    step = 1 if event.target.closest("button").id == "qr-next" else -1
     await _turn_to(_sequence["at"] + step)
 
 
