@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 import zxingcpp
-from app.qr_html import LEVEL, QUIET, roll_label, svg_html, version_of
+from app.qr_html import LEVEL, QUIET, roll_label, segments, svg_html, version_of
 from PIL import Image
 from test_links import HOST, LONGEST, longest_link
 
@@ -25,9 +25,9 @@ import { qrcode } from "./%s";
 const texts = JSON.parse(await new Promise((done) => {
   let data = ""; process.stdin.on("data", (c) => data += c).on("end", () => done(data));
 }));
-console.log(JSON.stringify(texts.map((text) => {
+console.log(JSON.stringify(texts.map((parts) => {
   const code = qrcode(0, "%s");
-  code.addData(text, "Byte");
+  for (const [text, mode] of parts) code.addData(text, mode);
   code.make();
   const size = [...Array(code.getModuleCount()).keys()];
   return size.map((y) => size.map((x) => code.isDark(y, x) ? "1" : "0").join(""));
@@ -37,12 +37,14 @@ RUN = re.compile(r"M(\d+) (\d+)h(\d+)v1h-\3z")
 
 
 def library_rows(texts: list[str]) -> list[list[str]]:
-    """Each of `texts` (ASCII) coded by the vendored library as the page codes it."""
+    """Each of `texts` (ASCII) coded by the vendored library as the page codes it, in its
+    segments (qr_html.segments)."""
     module = build.ROOT / build.QRCODE_MODULE
     if not module.is_file() or not shutil.which("node"):
         pytest.fail(f"{build.QRCODE_MODULE} and node are needed: run python3 build.py vendor")
     script = ROWS % (build.QRCODE_MODULE, LEVEL)
-    out = subprocess.run(["node", "--input-type=module", "-e", script], input=json.dumps(texts),
+    coded = json.dumps([segments(text) for text in texts])
+    out = subprocess.run(["node", "--input-type=module", "-e", script], input=coded,
                          capture_output=True, text=True, check=True, cwd=build.ROOT)
     return json.loads(out.stdout)
 

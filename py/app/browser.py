@@ -357,6 +357,24 @@ async def share(title: str, text: str, url: str) -> bool:
     return True
 
 
+async def share_file(name: str, text: str, kind: str = "application/json") -> bool:
+    """Offer `text` as a file called `name` on the device's share sheet, where the browser can
+    share files (navigator.canShare says so); False where it cannot or it failed (then the
+    page downloads it). Closing the sheet counts as shared, as for `share`."""
+    navigator = window.navigator
+    if not (hasattr(navigator, "canShare") and hasattr(navigator, "share")):
+        return False
+    sent = to_js({"files": [window.File.new(to_js([text]), name, to_js({"type": kind}))],
+                  "title": name})
+    if not navigator.canShare(sent):
+        return False
+    try:
+        await navigator.share(sent)
+    except Exception as error:
+        return "AbortError" in str(error)
+    return True
+
+
 def tick() -> None:
     """A light haptic tick (navigator.vibrate) where the device has one, never under reduced
     motion."""

@@ -9,6 +9,9 @@
     "#r=1.<payload>"  payload = base64url(raw deflate(JSON {"q": request, "t": time, "o": outcome,
                                                           and "s": true for a seeded roll}))
 
+A shared log's codes ("#log=1.<set>.<index>.<count>.<digits>", log_codes.py) carry many rolls
+as these documents; `is_link` opens them too.
+
 The page writes version 2: short enough for a QR code another phone reads across a table (a
 team flip of four with its cards, on a github.io address, fits a version 9 code; version 1 needed
 384 bytes, a version 14). Version 1 links, shared before, still open.
@@ -37,6 +40,7 @@ from .storage import FieldError, dump, loads, read_time, stamp, text_field
 
 VERSION = 2  # the version links are written in; every earlier one is still read
 KEY = "r="
+LOG_PART_KEY = "log="  # one code of a shared log's sequence (log_codes.py)
 LONGEST_FRAGMENT = 8000  # characters of payload: far more than any real check needs
 LONGEST_JSON = 16_384  # bytes after inflating: a deflate bomb stops here
 LONGEST_WHO = 130  # a character's name, or a skill's (as the log keeps them)
@@ -76,15 +80,26 @@ def share_fragment(result: dict, time: str, seeded: bool = False, who: dict | No
                    ) -> str:
     """The fragment ("#r=2....") that replays `result`, a result of skillcheck.resolve (one
     drawn from a seed, when `seeded`; rolled for `who`, {"name", "skill"}, when known)."""
+    packed = deflate(dump(roll_document(result, time, seeded, who)))
+    payload = base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii")
+    return f"#{KEY}{VERSION}.{payload}"
+
+
+def roll_document(result: dict, time: str, seeded: bool = False, who: dict | None = None
+                  ) -> list:
+    """What a version 2 link holds of a roll (see the module's docstring), before packing; a
+    shared log (log_codes.py) is a list of these."""
     seconds = (datetime.fromisoformat(read_time(time)) - EPOCH) // SECOND
     named = {key: who[field] for key, field in (("n", "name"), ("k", "skill"))
              if who and who.get(field)}
     marks = [seeded, named] if named.get("n") else [True] if seeded else []
-    document = [compact(result["request"]), seconds, result["outcome"], *marks]
+    return [compact(result["request"]), seconds, result["outcome"], *marks]
+
+
+def deflate(text: str) -> bytes:
+    """`text` as raw deflate with version 2's preset dictionary."""
     packer = zlib.compressobj(9, zlib.DEFLATED, -15, zdict=WORDS)
-    packed = packer.compress(dump(document).encode()) + packer.flush()
-    payload = base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii")
-    return f"#{KEY}{VERSION}.{payload}"
+    return packer.compress(text.encode()) + packer.flush()
 
 
 def compact(request: dict) -> dict:
@@ -129,10 +144,17 @@ def is_replay(fragment: str) -> bool:
     return isinstance(fragment, str) and fragment.removeprefix("#").startswith(KEY)
 
 
+def is_log_part(fragment: str) -> bool:
+    """Whether a location.hash is one code of a shared log's sequence (log_codes.py), a damaged
+    one included."""
+    return isinstance(fragment, str) and fragment.removeprefix("#").startswith(LOG_PART_KEY)
+
+
 def is_link(fragment: str) -> bool:
-    """Whether a location.hash is one of the page's links, to be opened: a replay, or a system
-    (and its mode) to show. A place on the page ("#result-heading") or anything else is not."""
-    return is_replay(fragment) or "system" in route(fragment)
+    """Whether a location.hash is one of the page's links, to be opened: a replay, a code of a
+    shared log, or a system (and its mode) to show. A place on the page ("#result-heading") or
+    anything else is not."""
+    return is_replay(fragment) or is_log_part(fragment) or "system" in route(fragment)
 
 
 def read_link(fragment: object) -> dict:
@@ -148,9 +170,14 @@ def read_link(fragment: object) -> dict:
                         "the page to get it." if int(version) > VERSION else DAMAGED)
     if len(payload) > LONGEST_FRAGMENT:
         raise LinkError("This replay link is too long to be a check.")
-    document = _unpack(payload, DICTIONARIES[int(version)])
+    return read_document(int(version), _unpack(payload, DICTIONARIES[int(version)]))
+
+
+def read_document(version: int, document: object) -> dict:
+    """A link's unpacked document (of `version`) as {"request", "time", "outcome", "seeded",
+    "who"}, checked for shape; LinkError (NOT_A_CHECK) when it holds something else."""
     try:
-        request, time, outcome, seeded, who = _fields(int(version), document)
+        request, time, outcome, seeded, who = _fields(version, document)
         if not isinstance(request, dict) or not isinstance(seeded, bool):
             raise ValueError("q")
         return {"request": request, "time": read_time(time),
@@ -196,16 +223,27 @@ def _unpack(payload: str, words: bytes) -> object:
         raise LinkError(DAMAGED)
     try:
         packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
-        unpacker = zlib.decompressobj(-15, zdict=words)
-        data = unpacker.decompress(packed, LONGEST_JSON + 1)
-    except (binascii.Error, zlib.error):
+    except binascii.Error:
         raise LinkError(DAMAGED) from None
-    if len(data) > LONGEST_JSON or unpacker.unconsumed_tail:
-        raise LinkError("This replay link holds more than a check: it was not opened.")
-    if not unpacker.eof or unpacker.unused_data:
-        raise LinkError(DAMAGED)
+    return inflate(packed, words, LONGEST_JSON, DAMAGED,
+                   "This replay link holds more than a check: it was not opened.")
+
+
+def inflate(packed: bytes, words: bytes, longest: int, damaged: str, too_big: str) -> object:
+    """Raw deflate (with the preset dictionary `words`) → at most `longest` bytes → JSON;
+    LinkError(damaged) when it does not inflate whole, LinkError(too_big) past `longest` (a
+    deflate bomb stops there), LinkError(NOT_A_CHECK) when it is not JSON."""
     try:
-        return loads(data.decode("utf-8"))  # 16 KB of brackets is 8,000 levels: bounded
+        unpacker = zlib.decompressobj(-15, zdict=words)
+        data = unpacker.decompress(packed, longest + 1)
+    except zlib.error:
+        raise LinkError(damaged) from None
+    if len(data) > longest or unpacker.unconsumed_tail:
+        raise LinkError(too_big)
+    if not unpacker.eof or unpacker.unused_data:
+        raise LinkError(damaged)
+    try:
+        return loads(data.decode("utf-8"))  # storage.loads bounds the nesting first
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise LinkError(NOT_A_CHECK) from None
 
@@ -223,7 +261,12 @@ def open_link(fragment: object) -> dict:
     The carried request is resolved with its own draw; a link whose draw is missing, whose request
     the rules refuse, or whose result differs from the outcome it carries raises LinkError.
     """
-    link = read_link(fragment)
+    return replayed(read_link(fragment))
+
+
+def replayed(link: dict) -> dict:
+    """A read link (read_link, read_document) resolved with its own draw, as open_link gives it;
+    LinkError when its draw is missing, its request refused or its outcome not what it says."""
     try:
         result = replay(link["request"])
     except skillcheck.InvalidRequest as error:

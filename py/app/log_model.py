@@ -342,14 +342,41 @@ class RollLog(Collection):
         """A roll made on another phone (its replay link opened here) added to this table log,
         marked as such, at the time it was rolled, for `who` when the link says: (its entry,
         whether it was added now, warnings). The same roll again adds nothing."""
-        held = self.same_roll(result, time)
-        if held is not None:
-            return held, False, []
-        entry, warnings = self._add("check", result["system"],
-                                    summarize(result["request"], result), time=time,
-                                    outcome=result["outcome"], success=result["success"],
-                                    request=result["request"], shared=True, **_who(who))
-        return entry, True, warnings
+        [(entry, added)], warnings = self.merge_shared([(result, time, who)])
+        return entry, added, warnings
+
+    def merge_shared(self, rolls: list[tuple[dict, str, dict | None]]
+                     ) -> tuple[list[tuple[dict, bool]], list[str]]:
+        """Rolls made on other phones, each (result, the time it was rolled, whose or None),
+        added in one change as add_shared adds one, in their order: for each, (its entry,
+        whether it was added now), and the warnings. A roll the log holds already (this page's
+        own, or added before), or met earlier among `rolls`, is not added again; nothing this
+        log holds is dropped but by the log's own cap."""
+        def merge() -> list[tuple[dict, bool]]:
+            held: dict[str, list[dict]] = {}
+            for e in self.items():
+                if e["kind"] in ("check", "reveal"):
+                    held.setdefault(e["time"], []).append(e)
+            found = []
+            for result, time, who in rolls:
+                entry = next((e for e in held.get(time, ()) if e["request"] == result["request"]),
+                             None)
+                if entry is None:
+                    entry = self._append(
+                        "check", result["system"], summarize(result["request"], result),
+                        time=time, outcome=result["outcome"], success=result["success"],
+                        request=result["request"], shared=True, **_who(who))
+                    held.setdefault(time, []).append(entry)
+                    found.append((entry, True))
+                else:
+                    found.append((entry, False))
+            return found
+
+        self.refresh()  # as `change` does, but nothing new is not saved: no write, no event
+        found = merge()
+        if not any(added for _, added in found):
+            return found, []
+        return found, self._trim() + self._save()
 
     def record_reveal(self, secret_id: int, result: dict) -> tuple[dict, list[str]]:
         """Log the GM's reveal of the secret check `secret_id` (`result` judges its draw)."""
@@ -415,14 +442,20 @@ class RollLog(Collection):
     def _add(self, kind: str, system: str, summary: str, time: str | None = None,
              **fields) -> tuple[dict, list[str]]:
         def add() -> tuple[dict, list[str]]:
-            row = checked({"id": self._next_id, "kind": kind, "time": time or stamp(self.clock()),
-                           "system": system, "summary": summary, **fields}, self._next_id + 1)
-            self._new_id()
-            self._put(row)
-            return row[0], self._trim()
+            entry = self._append(kind, system, summary, time, **fields)
+            return entry, self._trim()
 
         (entry, warnings), saved = self.change(add)
         return entry, warnings + saved
+
+    def _append(self, kind: str, system: str, summary: str, time: str | None = None,
+                **fields) -> dict:
+        """A new entry on top, inside a change (`change`); its time is now unless given."""
+        row = checked({"id": self._next_id, "kind": kind, "time": time or stamp(self.clock()),
+                       "system": system, "summary": summary, **fields}, self._next_id + 1)
+        self._new_id()
+        self._put(row)
+        return row[0]
 
     def _trim(self) -> list[str]:
         """Over the cap (by count or by size): the oldest go, and the player is told once."""

@@ -1,5 +1,6 @@
 """The roll log panel: every check, reveal and spend kept in localStorage, newest first, filtered
-by system, exported to a JSON file and imported back, cleared after a question.
+by system, exported to a JSON file and imported back (or another phone's shared log merged in),
+cleared after a question.
 
 Rolls are written down after the result is on screen (browser.change_later), in the order they
 happened; only the newest PAGE entries are drawn until the player asks for more. Every change to
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from pyscript import web, when
 from pyscript.ffi import is_none
 
-from . import browser, log_html, tonight, tonight_html
+from . import browser, log_codes, log_html, tonight, tonight_html
 from .browser import guarded
 from .log_model import RollLog
 from .session import Session, Shown
@@ -204,7 +205,18 @@ async def on_import(event) -> None:
 
 
 def import_plan(text: str) -> browser.ImportPlan:
-    """A log file replaces the log, after a question when the log holds anything."""
+    """Another phone's shared log (log_codes.py) is merged into this one, its rolls marked as
+    the table's, nothing of this log dropped: no question. A log file (a backup: Export's)
+    replaces the log, after a question when the log holds anything."""
+    shared = log_codes.read_file(text)
+    if shared is not None:
+        rolls, left_out = shared
+
+        async def merge() -> None:
+            found, warnings = await browser.change(lambda: log().merge_shared(rolls))
+            say(" ".join([log_codes.merged_text(found, left_out), *warnings]))
+            render()
+        return None, "", merge
     count, _ = RollLog(MemoryStorage()).import_json(text)  # read it before asking
 
     async def replace() -> None:

@@ -3,10 +3,10 @@
 Data flows one way — form → request → skillcheck → result → HTML — except the player's choice of
 another card, which is the last result's own request with `keep` added (result_panel.py holds the
 result side; log_panel.py the roll log; characters_panel.py the saved characters; qr_panel.py the
-QR codes). The panels do not import each other: boot() hands each the ones it calls, so this is
-the one module where they meet. Every handler is guarded: InvalidRequest is shown beside its
-field, anything else as a plain sentence (details go to the console), so no traceback ever
-reaches the page.
+QR codes; log_share_panel.py the log passed to another phone). The panels do not import each
+other: boot() hands each the ones it calls, so this is the one module where they meet. Every
+handler is guarded: InvalidRequest is shown beside its field, anything else as a plain sentence
+(details go to the console), so no traceback ever reaches the page.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from app import (
     gm_panel,
     links,
     log_panel,
+    log_share_panel,
     qr_panel,
     result_html,
     result_panel,
@@ -277,7 +278,13 @@ def apply_skills(scope) -> None:
 
 def open_link(fresh: bool) -> None:
     """Show the system and mode the address names (#system=flip&mode=opposed); `fresh` also puts
-    every form back as the page first drew it, as for a newly opened link."""
+    every form back as the page first drew it, as for a newly opened link. A shared log's code
+    is taken in, and the address goes back to the form shown (at boot, the form kept)."""
+    if links.is_log_part(str(window.location.hash)):
+        log_share_panel.receive(str(window.location.hash))
+        if fresh:  # the forms stay as they are: a code is not a check
+            window.history.replaceState(None, "", forms.fragment(*dom.chosen()))
+            return
     if fresh:
         session.afresh = True  # and the forms not shown yet as it draws them, once shown
         web.page["check"].reset()
@@ -443,6 +450,7 @@ def boot() -> None:
         ("the characters", lambda: characters_panel.start(session, log_panel)),
         ("the last roll", lambda: result_panel.start(session, log_panel, characters_panel)),
         ("the QR codes", lambda: qr_panel.start(session)),
+        ("sharing the log", lambda: log_share_panel.start(session, log_panel, qr_panel)),
         ("the GM's side", lambda: gm_panel.start(session, qr_panel)),
         ("the side of the table", lambda: gm_panel.show_side(address == views.GM)),
         ("the forms as you left them", restore_forms),

@@ -21,6 +21,19 @@ LIBRARY = "static/vendor/qrcode/qrcode.mjs"  # build.py vendors it there (QRCODE
 LEVEL = "M"
 QUIET = 4  # modules of light margin around the code, as the QR standard asks
 DARK = re.compile(r"1+")
+# A text's last run of digits, coded in numeric mode (10 bits for 3 digits, not 24) when it is
+# this long: a shared log's codes end in one (log_codes.py); shorter runs stay bytes.
+DIGIT_RUN = re.compile(r"[0-9]{12,}\Z")
+
+
+def segments(text: str) -> list[tuple[str, str]]:
+    """`text` as the segments of its code, each (text, the library's mode): "Byte", and
+    "Numeric" for a long last run of digits; decoded, they give `text` again."""
+    run = DIGIT_RUN.search(text)
+    if run is None:
+        return [(text, "Byte")]
+    head = text[:run.start()]
+    return [(head, "Byte")] * bool(head) + [(run[0], "Numeric")]
 
 
 def version_of(rows: list[str]) -> int:
