@@ -3,10 +3,10 @@
 Data flows one way — form → request → skillcheck → result → HTML — except the player's choice of
 another card, which is the last result's own request with `keep` added (result_panel.py holds the
 result side; log_panel.py the roll log; characters_panel.py the saved characters; qr_panel.py the
-QR codes). The panels do not import each other: boot() hands each the ones it calls, so this is
-the one module where they meet. Every handler is guarded: InvalidRequest is shown beside its
-field, anything else as a plain sentence (details go to the console), so no traceback ever
-reaches the page.
+QR codes; scan_panel.py the scanner). The panels do not import each other: boot() hands each the
+ones it calls, so this is the one module where they meet. Every handler is guarded:
+InvalidRequest is shown beside its field, anything else as a plain sentence (details go to the
+console), so no traceback ever reaches the page.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from app import (
     qr_panel,
     result_html,
     result_panel,
+    scan_panel,
     systems,
 )
 from app.browser import SOMETHING_WRONG, explain_invalid, guarded, trouble
@@ -387,6 +388,7 @@ def boot() -> None:
         ("the characters", lambda: characters_panel.start(session, log_panel)),
         ("the last roll", lambda: result_panel.start(session, log_panel, characters_panel)),
         ("the QR codes", lambda: qr_panel.start(session)),
+        ("the scanner", scan_panel.start),
         ("the forms as you left them", restore_forms),
         ("the link", _open_address),
         ("the last result", lambda: result_panel.show_last(log_panel.log(),
