@@ -4,7 +4,8 @@ ESR and Chromium, each on one phone-sized page shared by the tests of its engine
 Boot to ready, one roll per system and every flip mode with the pieces shown checked against the
 engine (the rules run here under CPython on the request and draw the page logged), an error
 beside its box, the log across a reload, a replay link opened, the roll bar's chips keeping the
-result, two quick clicks on Roll rolling once, offline reload and roll, and not one request
+result, two quick clicks on Roll rolling once, a roll's QR code scanned in the page (from a
+camera stub), offline reload and roll, and not one request
 beyond 127.0.0.1. The engines are driven through tests/e2e/engines.py: their own clicks and key
 presses on controls found by their labels and roles (selects are set from JS).
 """
@@ -18,9 +19,10 @@ from urllib.parse import urlsplit
 
 import pytest
 import skillcheck
-from app import forms, log_model
+from app import forms, links, log_model, scanned
 from app.landed_html import landed_html
 from app.spoken_words import sentence
+from camera import STUB, code_picture
 from engines import Chromium, Element, Engine, EngineError, launch
 from presses import QUIET_MS
 from test_page import CASES, IDS, expected_images
@@ -287,6 +289,40 @@ def test_a_replay_link_opens_the_same_roll(app_page, app_url):
     assert replayed["replay"]
     assert replayed["images"] == rolled["images"] and len(rolled["images"]) == 2
     assert replayed["explain"] == rolled["explain"]
+
+
+# What the scan dialog shows: its status line, whether it is open, the camera's live tracks.
+SCANNING = """() => ({status: document.getElementById("scan-status").textContent,
+  open: document.getElementById("scan-dialog").open, live: window.__camera.live()})"""
+OFFERED = js("", "button(document.getElementById('result'), 'Add to the table log') "
+                 "!== undefined")
+
+
+def test_a_roll_scanned_in_the_page_is_opened_and_offered_for_the_table_log(app_page, app_url):
+    """Issue 38.2 in each engine: the camera a canvas stream painting a replay link's QR code
+    (tests/e2e/camera.py); "Scan a code" reads it (BarcodeDetector where the engine reads QR
+    codes with it, else jsQR) and opens the roll, offering it for the table log. An engine that
+    gives pages no camera API says so when the button is pressed, and what to do instead."""
+    roll = skillcheck.resolve({"system": "pool", "trait": 4, "skill": 6, "dr": 2,
+                               "dice": [2, 4, 6, 8]})
+    link = links.share_url(app_url, roll, "2026-11-29T18:00:00Z", who={"name": "Ines"})
+    app_page.call(STUB)
+    has_camera = app_page.call("() => Boolean(navigator.mediaDevices?.getUserMedia)")
+    press(app_page, "Scan a code", "header")
+    if not has_camera:
+        app_page.wait(f"() => ({SCANNING})().status === {scanned.NO_CAMERA!r}",
+                      message="the scanner to say there is no camera")
+        press(app_page, "Close", "#scan-dialog")
+        app_page.wait(f"() => !({SCANNING})().open", message="the dialog to close")
+        return
+    app_page.wait(f"() => ({SCANNING})().live > 0", message="the camera to be on")
+    app_page.call("shown => window.__camera.show(shown)", code_picture(link))
+    app_page.wait(f"() => !({SCANNING})().open", timeout=60, message="the code to be read")
+    assert app_page.call(SCANNING)["live"] == 0  # the camera stopped with the dialog
+    app_page.wait(OFFERED, message="'Add to the table log' to be offered")
+    assert app_page.call("() => location.hash") == "#" + link.partition("#")[2]
+    assert app_page.call("() => document.querySelector('#result .result-title').textContent"
+                         ) == "Ines (d10 pool)"
 
 
 IN_VIEW = """id => { const r = document.getElementById(id).getBoundingClientRect();
