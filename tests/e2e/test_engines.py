@@ -294,7 +294,7 @@ def test_a_replay_link_opens_the_same_roll(app_page, app_url):
 # What the scan dialog shows: its status line, whether it is open, the camera's live tracks.
 SCANNING = """() => ({status: document.getElementById("scan-status").textContent,
   open: document.getElementById("scan-dialog").open, live: window.__camera.live()})"""
-OFFERED = js("", "button(document.getElementById('result'), 'Add to the table log') "
+OFFERED = js("", "button(document.getElementById('result-tools'), 'Add to the table log') "
                  "!== undefined")
 
 
