@@ -52,6 +52,10 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 # (py/app/qr_panel.py): no boot ever fetches it; the service worker keeps it for offline use.
 QRCODE_FILES = ("qrcode.mjs",)
 QRCODE_MODULE = "static/vendor/qrcode/qrcode.mjs"
+# jsQR, the QR reader "Scan a code" falls back on where the browser has no BarcodeDetector for
+# QR codes (py/app/scan_panel.py): imported only then, kept by the service worker likewise.
+JSQR_FILES = ("jsQR.js",)
+JSQR_MODULE = "static/vendor/jsqr/jsQR.js"
 STATIC_IMPORT = re.compile(r'(?:\bfrom|\bimport)\s*"(\./[^"]+)"')
 
 
@@ -65,7 +69,7 @@ def vendor(src: Path = ROOT, force: bool = False) -> Path:
     if not lock.is_file():
         raise BuildError(f"{lock} is missing")
     stamp = _digest(lock.read_bytes(),
-                    repr((PYSCRIPT_FILES, PYODIDE_FILES, QRCODE_FILES)).encode())
+                    repr((PYSCRIPT_FILES, PYODIDE_FILES, QRCODE_FILES, JSQR_FILES)).encode())
     out = src / "static" / "vendor"
     if not force and _read(out / ".stamp") == stamp:
         return out
@@ -80,6 +84,7 @@ def vendor(src: Path = ROOT, force: bool = False) -> Path:
     _copy_pyscript(modules / "@pyscript" / "core" / "dist", out / "pyscript")
     _copy_pyodide(modules / "pyodide", out / "pyodide")
     _copy_named(modules / "qrcode-generator" / "dist", out / "qrcode", QRCODE_FILES)
+    _copy_named(modules / "jsqr" / "dist", out / "jsqr", JSQR_FILES)
     (out / ".stamp").write_text(stamp)
     return out
 
@@ -280,6 +285,9 @@ def _copy_into(path: Path, src: Path, out: Path) -> None:
     shutil.copy2(path, target)
 
 
+LATER_MODULES = ((QRCODE_MODULE, "to draw a QR code"), (JSQR_MODULE, "to read a QR code"))
+
+
 class _References(HTMLParser):
     """Collects the URLs a page makes the browser fetch (not links the player may follow)."""
 
@@ -299,10 +307,10 @@ class _References(HTMLParser):
 
 def check_page(dist: Path) -> None:
     """Every URL the page fetches must be relative (sub-path hosting) and exist in dist/, and so
-    must the module the app imports when it first shows a QR code."""
-    if not (dist / QRCODE_MODULE).is_file():
-        raise BuildError(f"{QRCODE_MODULE}, which the page imports to draw a QR code, is not in "
-                         "the build")
+    must the modules the app imports only when first asked (LATER_MODULES)."""
+    for module, why in LATER_MODULES:
+        if not (dist / module).is_file():
+            raise BuildError(f"{module}, which the page imports {why}, is not in the build")
     parser = _References()
     parser.feed((dist / "index.html").read_text(encoding="utf-8"))
     for url in parser.urls:

@@ -14,7 +14,7 @@ from urllib.error import HTTPError
 from urllib.request import urlopen
 
 import pytest
-from app import qr_html
+from app import qr_html, scanned
 
 import build
 from tools import browsers, icons, page_macros
@@ -46,6 +46,7 @@ def src(tmp_path: Path) -> Path:
     write(root / "static/vendor/pyscript/core.css", "")
     write(root / "static/vendor/pyodide/pyodide.mjs", "export {};")
     write(root / build.QRCODE_MODULE, "export {};")
+    write(root / build.JSQR_MODULE, "self.jsQR = () => null;")
     write(root / "static/.notes", "never shipped")
     write(root / "py/skillcheck/__init__.py", "RULES = 1\n")
     write(root / "py/skillcheck/__pycache__/__init__.cpython-311.pyc", b"\0")
@@ -63,8 +64,8 @@ def test_build_ships_the_page_static_files_and_the_app_python_only(src, tmp_path
     assert shipped(dist) == {
         "index.html", "manifest.webmanifest", "pyscript.json", "sw.js", "_headers",
         "static/vendor/pyscript/core.js", "static/vendor/pyscript/core.css",
-        "static/vendor/pyodide/pyodide.mjs", build.QRCODE_MODULE, "py/sources.zip", "py/main.py",
-        build.SYSTEMS_CSS}
+        "static/vendor/pyodide/pyodide.mjs", build.QRCODE_MODULE, build.JSQR_MODULE,
+        "py/sources.zip", "py/main.py", build.SYSTEMS_CSS}
     assert (dist / build.SYSTEMS_CSS).read_text() == page_macros.systems_css()
     config = json.loads((dist / "pyscript.json").read_text())
     assert config == {"interpreter": "static/vendor/pyodide/pyodide.mjs",
@@ -150,10 +151,15 @@ def test_page_urls_must_be_relative_and_built(src, tmp_path, tag, reason):
         build.build(src, tmp_path / "dist", snapshot=False)
 
 
-def test_the_qr_library_the_app_imports_on_first_use_must_be_built(src, tmp_path):
-    assert qr_html.LIBRARY == build.QRCODE_MODULE  # where the page looks, vendor puts it
-    (src / build.QRCODE_MODULE).unlink()
-    with pytest.raises(build.BuildError, match="imports to draw a QR code, is not in the build"):
+@pytest.mark.parametrize(("module", "looked_up", "why"), [
+    (build.QRCODE_MODULE, qr_html.LIBRARY, "to draw a QR code"),
+    (build.JSQR_MODULE, scanned.READER, "to read a QR code"),
+])
+def test_the_libraries_the_app_imports_on_first_use_must_be_built(src, tmp_path, module,
+                                                                  looked_up, why):
+    assert looked_up == module  # where the page looks, vendor puts it
+    (src / module).unlink()
+    with pytest.raises(build.BuildError, match=f"imports {why}, is not in the build"):
         build.build(src, tmp_path / "dist", snapshot=False)
 
 
@@ -189,6 +195,8 @@ def installed(tmp_path: Path) -> Path:
     write(pyodide / "pyodide.js", "the classic script: unused")
     for name in ("qrcode.js", "qrcode.mjs", "qrcode_UTF8.mjs", "qrcode.d.ts"):
         write(root / "node_modules/qrcode-generator/dist" / name, name)
+    for name in ("jsQR.js", "index.d.ts", "decoder/decoder.d.ts"):
+        write(root / "node_modules/jsqr/dist" / name, name)
     return root
 
 
@@ -201,6 +209,7 @@ def test_vendor_copies_exactly_the_requested_runtime_files(installed):
     assert sorted(p.name for p in (out / "pyodide").iterdir()) == sorted(
         [*build.PYODIDE_FILES, "pyodide-lock.json"])
     assert [p.name for p in (out / "qrcode").iterdir()] == ["qrcode.mjs"]  # the ES module only
+    assert [p.name for p in (out / "jsqr").iterdir()] == ["jsQR.js"]  # the bundle, no types
     lock = json.loads((out / "pyodide/pyodide-lock.json").read_text())
     assert lock == {"info": {"version": "1"}, "packages": {}}
 

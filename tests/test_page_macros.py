@@ -422,6 +422,7 @@ def src(tmp_path: Path) -> Path:
                       '  <sc-field id="c" field="flip.take7"></sc-field>\n'
                       '</body></html>\n',
         "manifest.webmanifest": "{}", "static/vendor/.stamp": "x", build.QRCODE_MODULE: "",
+        build.JSQR_MODULE: "",
         build.SW_TEMPLATE: (ROOT / build.SW_TEMPLATE).read_text(encoding="utf-8"),
     }
     for name, text in files.items():

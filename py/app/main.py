@@ -3,10 +3,11 @@
 Data flows one way — form → request → skillcheck → result → HTML — except the player's choice of
 another card, which is the last result's own request with `keep` added (result_panel.py holds the
 result side; log_panel.py the roll log; characters_panel.py the saved characters; qr_panel.py the
-QR codes; log_share_panel.py the log passed to another phone). The panels do not import each
-other: boot() hands each the ones it calls, so this is the one module where they meet. Every
-handler is guarded: InvalidRequest is shown beside its field, anything else as a plain sentence
-(details go to the console), so no traceback ever reaches the page.
+QR codes; log_share_panel.py the log passed to another phone; scan_panel.py the scanner;
+gm_panel.py the GM's side). The panels do not import each other: boot() hands each the ones it
+calls, so this is the one module where they meet. Every handler is guarded: InvalidRequest is
+shown beside its field, anything else as a plain sentence (details go to the console), so no
+traceback ever reaches the page.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from app import (
     qr_panel,
     result_html,
     result_panel,
+    scan_panel,
     systems,
     views,
 )
@@ -453,6 +455,7 @@ def boot() -> None:
         ("sharing the log", lambda: log_share_panel.start(session, log_panel, qr_panel)),
         ("the GM's side", lambda: gm_panel.start(session, qr_panel)),
         ("the side of the table", lambda: gm_panel.show_side(address == views.GM)),
+        ("the scanner", scan_panel.start),
         ("the forms as you left them", restore_forms),
         ("the link", _open_address),
         ("the last result", lambda: result_panel.show_last(log_panel.log(),

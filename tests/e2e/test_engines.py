@@ -5,7 +5,8 @@ Boot to ready, one roll per system and every flip mode with the pieces shown che
 engine (the rules run here under CPython on the request and draw the page logged), an error
 beside its box, the log across a reload, a replay link opened, the roll bar's chips keeping the
 result, two quick clicks on Roll rolling once, the GM's committed secret taken by QR into a
-secret roll and its reveal verified, offline reload and roll, and not one request
+secret roll and its reveal verified, a roll's QR code scanned in the page (from a camera stub),
+offline reload and roll, and not one request
 beyond 127.0.0.1. The engines are driven through tests/e2e/engines.py: their own clicks and key
 presses on controls found by their labels and roles (selects are set from JS).
 """
@@ -21,9 +22,10 @@ from urllib.parse import urlsplit
 import pytest
 import skillcheck
 import zxingcpp
-from app import forms, log_model
+from app import forms, links, log_model, scanned
 from app.landed_html import landed_html
 from app.spoken_words import sentence
+from camera import STUB, code_picture
 from engines import Chromium, Element, Engine, EngineError, launch
 from PIL import Image
 from presses import QUIET_MS
@@ -293,6 +295,40 @@ def test_a_replay_link_opens_the_same_roll(app_page, app_url):
     assert replayed["explain"] == rolled["explain"]
 
 
+# What the scan dialog shows: its status line, whether it is open, the camera's live tracks.
+SCANNING = """() => ({status: document.getElementById("scan-status").textContent,
+  open: document.getElementById("scan-dialog").open, live: window.__camera.live()})"""
+OFFERED = js("", "button(document.getElementById('result-tools'), 'Add to the table log') "
+                 "!== undefined")
+
+
+def test_a_roll_scanned_in_the_page_is_opened_and_offered_for_the_table_log(app_page, app_url):
+    """Issue 38.2 in each engine: the camera a canvas stream painting a replay link's QR code
+    (tests/e2e/camera.py); "Scan a code" reads it (BarcodeDetector where the engine reads QR
+    codes with it, else jsQR) and opens the roll, offering it for the table log. An engine that
+    gives pages no camera API says so when the button is pressed, and what to do instead."""
+    roll = skillcheck.resolve({"system": "pool", "trait": 4, "skill": 6, "dr": 2,
+                               "dice": [2, 4, 6, 8]})
+    link = links.share_url(app_url, roll, "2026-11-29T18:00:00Z", who={"name": "Ines"})
+    app_page.call(STUB)
+    has_camera = app_page.call("() => Boolean(navigator.mediaDevices?.getUserMedia)")
+    press(app_page, "Scan a code", "header")
+    if not has_camera:
+        app_page.wait(f"() => ({SCANNING})().status === {scanned.NO_CAMERA!r}",
+                      message="the scanner to say there is no camera")
+        press(app_page, "Close", "#scan-dialog")
+        app_page.wait(f"() => !({SCANNING})().open", message="the dialog to close")
+        return
+    app_page.wait(f"() => ({SCANNING})().live > 0", message="the camera to be on")
+    app_page.call("shown => window.__camera.show(shown)", code_picture(link))
+    app_page.wait(f"() => !({SCANNING})().open", timeout=60, message="the code to be read")
+    assert app_page.call(SCANNING)["live"] == 0  # the camera stopped with the dialog
+    app_page.wait(OFFERED, message="'Add to the table log' to be offered")
+    assert app_page.call("() => location.hash") == "#" + link.partition("#")[2]
+    assert app_page.call("() => document.querySelector('#result .result-title').textContent"
+                         ) == "Ines (d10 pool)"
+
+
 IN_VIEW = """id => { const r = document.getElementById(id).getBoundingClientRect();
   return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }"""
 
@@ -345,7 +381,7 @@ def test_two_quick_clicks_on_roll_roll_once(app_page):
     assert len(app_page.call(LOG)) == before + 1
 
 
-def scanned(engine: Engine) -> str:
+def read_off_screen(engine: Engine) -> str:
     """The QR dialog's code as a camera reads it off the engine's own screenshot; closed."""
     engine.wait("() => document.querySelector('#qr-dialog[open] svg.qr') !== null",
                 message="the QR code to be drawn")
@@ -364,7 +400,7 @@ def test_the_gms_secret_is_taken_by_qr_rolled_and_its_reveal_verified(app_page):
     fill(app_page, "commit-form", None, "DR", 4)
     fill(app_page, "commit-form", None, "What it is for", "Vault")
     press(app_page, "Commit", "#gm-view")
-    link = scanned(app_page)
+    link = read_off_screen(app_page)
     assert "#commit=pool." in link
     app_page.goto(link)  # the player's page, here the same phone
     app_page.wait(js("", """control(document.getElementById("form-pool"), "GM's code")"""
@@ -374,7 +410,7 @@ def test_the_gms_secret_is_taken_by_qr_rolled_and_its_reveal_verified(app_page):
     assert entry["outcome"] == "secret" and link.endswith(entry["request"]["commitment"])
     app_page.call("() => { location.hash = '#gm'; }")
     press(app_page, "Reveal", "#secrets")
-    app_page.goto(scanned(app_page))
+    app_page.goto(read_off_screen(app_page))
     app_page.wait(js("", "document.getElementById('result').textContent.includes('Verified')"),
                   message="the reveal to be verified")
     judged = skillcheck.resolve({**{key: value for key, value in entry["request"].items()

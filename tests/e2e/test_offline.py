@@ -80,6 +80,8 @@ def test_precache_lists_every_file_with_its_hash(dist):
     files = {f"./{p.relative_to(dist).as_posix()}": p for p in dist.rglob("*") if p.is_file()}
     del files["./sw.js"], files["./_headers"]  # the worker's own script; a host's header rules
     assert {url for url, _ in entries} == {"./", *files}
+    for later in build.LATER_MODULES:  # imported only when asked, offline too (QR, scanner)
+        assert f"./{later[0]}" in files
     for url, digest in entries:
         assert build._digest(files[url if url != "./" else "./index.html"].read_bytes()) == digest
 
