@@ -179,6 +179,7 @@ def test_the_nav_moves_between_the_sides_and_keeps_the_players_form(table):
     expect(player.get_by_role("heading", name="The GM’s side")).to_be_focused()
     expect(player.locator("#form-pool")).to_be_hidden()
     assert player.evaluate("location.hash") == "#gm"
+    expect(player.get_by_role("link", name="GM")).to_have_attribute("aria-current", "page")
     player.get_by_role("link", name="Player").click()
     expect(labelled(player.locator("#form-pool"), "Trait")).to_have_value("6")
-    assert player.evaluate("location.hash") == "#system=pool"
+    player.wait_for_function("() => location.hash === '#system=pool'")  # the check's own again
