@@ -190,7 +190,7 @@ def test_each_system_shows_the_engines_odds_then_its_result(screen, system, mode
     shown = wait_for_odds(screen, skillcheck.odds(request_))
     assert sum(shown.values()) == 1
 
-    screen.get_by_role("button", name=BUTTON.get(system, "Roll"), exact=True).click()
+    press_roll(screen, screen.get_by_role("button", name=BUTTON.get(system, "Roll"), exact=True))
     result = skillcheck.resolve(request_)
     outcome = screen.locator("#result .headline")
     expect(outcome).to_contain_text(result["outcome"], ignore_case=True)
