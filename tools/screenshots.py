@@ -1,6 +1,6 @@
 """Redraw docs/screenshots/: the built page in Debian's Chromium, one check of each kind.
 
-    python3 tools/screenshots.py [--dist DIR]
+    python3 tools/screenshots.py [--dist DIR] [NAME ...]
 
 Each shot opens a fresh context at a fixed seed (`?seed=N`, so the same cards and dice every time),
 with reduced motion (no dealing animation), presses the form's Flip/Roll button with the form as
@@ -82,6 +82,31 @@ def gm_commits(page: Page, code_shown: bool = False) -> None:
     page.locator("#secrets-heading").evaluate("heading => heading.scrollIntoView()")
 
 
+def rolls_qr(page: Page) -> None:
+    """Mara's Lockpicking (picked for the shot) rolled, and its replay link shown as a QR for
+    the phone across the table."""
+    page.get_by_role("button", name=re.compile(r"^Roll")).click()
+    page.locator("#result-tools").get_by_role("button", name="Show QR").click()
+    expect(page.get_by_role("dialog").locator("svg.qr")).to_be_visible()
+
+
+def tonight(page: Page) -> None:
+    """An evening of the table's rolls (Mara's and the d10 pool's own), weighed in Tonight's
+    luck under the log."""
+    for skill in ("Lockpicking", None, "Lockpicking", None, "Lockpicking", None):
+        if skill:
+            pick_for_mara(page, skill)
+        else:
+            page.get_by_label("Character", exact=True).select_option(label="No character")
+        page.get_by_role("button", name=re.compile(r"^Roll")).click()
+        expect(page.locator("#result .outcome")).to_be_visible()
+        page.wait_for_timeout(450)  # past the double tap's quiet window
+    button = page.get_by_role("button", name="Tonight’s luck")
+    expect(button).to_be_enabled()
+    button.click()
+    page.locator("#tonight").evaluate("view => view.scrollIntoView({block: 'center'})")
+
+
 SHOTS = [  # seeds picked for a spread of outcomes: great success, a fluke, a double up...
     Shot("flip-unopposed", "system=flip&mode=unopposed", seed=5, fill=ATHLETICS),
     Shot("flip-aspect", "system=flip&mode=aspect", seed=2),
@@ -99,6 +124,8 @@ SHOTS = [  # seeds picked for a spread of outcomes: great success, a fluke, a do
          editor="d10 pool and Swift sheet"),
     Shot("gm-secrets", "gm", seed=1, scene=gm_commits),
     Shot("gm-code", "gm", seed=1, scene=lambda page: gm_commits(page, code_shown=True)),
+    Shot("roll-qr", "system=pool", seed=4, pick="Lockpicking", scene=rolls_qr),
+    Shot("tonight", "system=pool", seed=6, pick="Lockpicking", scene=tonight),
 ]
 
 
@@ -176,7 +203,12 @@ def build_site() -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dist", type=Path, help="use this build instead of building")
+    parser.add_argument("names", nargs="*", metavar="NAME",
+                        help="redraw only these shots (docs/screenshots/NAME.png)")
     args = parser.parse_args(argv)
+    unknown = set(args.names) - {shot.name for shot in SHOTS}
+    if unknown:
+        parser.error("no such shot: " + ", ".join(sorted(unknown)))
     dist = args.dist or build_site()
     chromium = browsers.find_chromium()
     if chromium is None:
@@ -185,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(**browsers.chromium_launch_args(chromium))
-            for shot in SHOTS:
+            for shot in (shot for shot in SHOTS if shot.name in args.names or not args.names):
                 print(take(browser, server.url, shot).relative_to(ROOT))
             browser.close()
     finally:

@@ -24,7 +24,7 @@ def test_the_character_shots_find_her_sheet_and_editor(browser, app_url, tmp_pat
     assert struct.unpack(">II", png[16:24]) == (375 * 2, 812 * 2)  # her editor, on the screen
 
 
-def test_the_gm_shots_commit_reveal_and_show_the_code(browser, app_url, tmp_path, monkeypatch):
+def test_the_scene_shots_gm_qr_and_tonight_are_drawn(browser, app_url, tmp_path, monkeypatch):
     monkeypatch.setattr(screenshots, "OUT", tmp_path)
     for shot in (shot for shot in screenshots.SHOTS if shot.scene):
         png = screenshots.take(browser, app_url, shot).read_bytes()
