@@ -1,13 +1,25 @@
 """What "Scan a code" makes of a code (app/scanned.py): a link to this very page that the page
-opens is opened by its fragment; anything else is named plainly, quoting little of it, and a
-camera refused says what to do instead."""
+opens (a roll's, a GM's, a shared log's) is opened by its fragment, a shared log's codes one
+after another; anything else is named plainly, quoting little of it, and a camera refused says
+what to do instead."""
 
 from __future__ import annotations
 
 import pytest
 import skillcheck
+from app import gm_links
 from app.links import share_url
-from app.scanned import INSTEAD, NOT_OURS, SHOWN_TEXT, camera_problem, fragment_of, said_of
+from app.log_codes import code_links, sharable
+from app.scanned import (
+    INSTEAD,
+    NOT_OURS,
+    SHOWN_TEXT,
+    Sequence,
+    camera_problem,
+    fragment_of,
+    said_of,
+)
+from evenings import evening
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -30,6 +42,30 @@ def test_a_replay_link_to_this_page_opens_by_its_fragment(page):
 def test_every_kind_of_the_pages_links_opens():
     assert fragment_of(PAGE + "#system=flip&mode=team", PAGE) == "#system=flip&mode=team"
     assert fragment_of(PAGE + "index.html#r=2.damaged", PAGE) == "#r=2.damaged"  # says so
+    sealed = skillcheck.commit("pool", 4, "0" * 32)
+    for gm in (gm_links.commit_fragment("pool", sealed["commitment"]),
+               gm_links.reveal_fragment("pool", 4, sealed["salt"])):  # the GM's, by the scanner
+        assert fragment_of(PAGE + gm, PAGE) == gm
+
+
+def test_a_shared_logs_codes_are_opened_once_each_until_the_last():
+    codes = [fragment_of(link, PAGE) for link in code_links(PAGE, sharable(evening(60).items()))]
+    assert len(codes) >= 3 and None not in codes
+    sequence = Sequence()
+    fresh, said, done = sequence.take(codes[1])
+    assert (fresh, done) == (True, False)
+    assert said == f"Code 2 of {len(codes)} read, {len(codes) - 1} more to go: point at the next."
+    assert sequence.take(codes[1])[::2] == (False, False)  # the same code, still in front
+    for code in codes[2:]:
+        assert sequence.take(code)[::2] == (True, False)
+    fresh, said, done = sequence.take(codes[0])
+    assert (fresh, done) == (True, True) and said.endswith("every code is read.")
+
+
+def test_any_other_link_ends_the_scan_and_a_damaged_code_is_opened_to_be_named():
+    assert Sequence().take(FRAGMENT) == (True, "", True)
+    fresh, said, done = Sequence().take("#log=1.damaged")
+    assert fresh and done and "damaged" in said
 
 
 @pytest.mark.parametrize("code", [
@@ -50,7 +86,7 @@ def test_what_is_not_opened_is_named():
     assert said_of("https://evil.example/menu#r=2.x", PAGE) == (
         f"{NOT_OURS}: it is a link to evil.example.")
     assert said_of(PAGE + "#result-heading", PAGE).startswith(
-        "This code is a link to Skill Check, but to no roll")
+        "This code is a link to Skill Check, but to nothing it opens")
     assert said_of("WIFI:S:cafe;T:WPA;;", PAGE) == (
         f"{NOT_OURS}: it holds the text “WIFI:S:cafe;T:WPA;;”.")
     assert said_of(" \n", PAGE) == f"{NOT_OURS}: it is empty."

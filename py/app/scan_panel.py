@@ -2,7 +2,9 @@
 picture (the rear camera where there is one) and a status line, and reads QR codes from it until
 one is a link the page opens (app/scanned.py says which): then the dialog closes and the link is
 set as the page's fragment, so main.py's hashchange opens it as any link (a replay offers "Add
-to the table log"). Any other code is named in the status line and scanning goes on.
+to the table log"; a GM's code goes into a secret roll, a GM's reveal judges it). The codes of a
+shared log are opened one by one with the dialog kept open ("Code 3 of 12 read"), until the
+last. Any other code is named in the status line and scanning goes on.
 
 Codes are read by the browser's BarcodeDetector where it reads QR codes, else by jsQR (vendored
 by build.py), imported the first time a scan needs it, never at boot; the service worker keeps
@@ -103,7 +105,8 @@ def open_link(fragment: str) -> None:
 
 
 async def scan(run: int) -> None:
-    """Read the camera's picture until a code is a link the page opens, while `run` is current."""
+    """Read the camera's picture until a code is a link the page opens, while `run` is current;
+    a shared log's codes one after another, until the last of them (scanned.Sequence)."""
     try:
         read = await reader()
     except Exception:  # no detector and no jsQR (never fetched while online, say)
@@ -125,17 +128,24 @@ async def scan(run: int) -> None:
     video._dom_element.srcObject = stream
     video.hidden = False
     await video._dom_element.play()
+    sequence = scanned.Sequence()
     while run == _camera["run"]:
         if video._dom_element.readyState >= 2:  # HAVE_CURRENT_DATA: a picture to read
             for text in await read(video._dom_element):
                 if run != _camera["run"]:
                     return
                 fragment = scanned.fragment_of(text, str(window.location.href))
-                if fragment is not None:
+                if fragment is None:
+                    say(scanned.said_of(text, str(window.location.href)))
+                    continue
+                fresh, said, done = sequence.take(fragment)
+                if done:
                     web.page["scan-dialog"]._dom_element.close()
+                if fresh:
                     open_link(fragment)
+                if done:
                     return
-                say(scanned.said_of(text, str(window.location.href)))
+                say(said)
         await asyncio.sleep(EVERY)
 
 

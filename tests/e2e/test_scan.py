@@ -11,14 +11,17 @@ from __future__ import annotations
 import re
 
 import skillcheck
-from app import links, scanned
+from app import gm_links, links, scanned
+from app.log_codes import code_links, sharable
 from camera import STUB, code_picture, png_picture
 from conftest import PHONE
+from evenings import evening
 from playwright.sync_api import Locator, Page, expect
 from ready import wait_ready
 from test_offline import wait_controlled
+from test_page import labelled
 from test_qr_dialog import LABEL
-from test_table import boot_at, lockpicking_roll
+from test_table import boot_at, lockpicking_roll, log_panel
 
 READER_ASKED = ("() => performance.getEntriesByType('resource')"
                 ".some(entry => entry.name.endsWith('/jsqr/jsQR.js'))")
@@ -196,3 +199,31 @@ def test_a_camera_granted_after_the_dialog_closed_is_stopped_at_once(app):
     app.evaluate("window.__grant()")
     app.wait_for_function("() => window.__camera.streams.length === 1")
     app.wait_for_function("() => window.__camera.live() === 0")
+
+
+def test_a_gms_code_goes_into_a_secret_roll_and_a_logs_codes_are_read_in_turn(app, app_url):
+    """The GM's commitment scanned in the page fills the secret roll's code; a shared log's codes
+    are read one after another without closing the scanner, each once, until the last."""
+    sealed = skillcheck.commit("pool", 4, "0" * 32)
+    scan(camera_on(app), code_picture(app_url + gm_links.commit_fragment(
+        "pool", sealed["commitment"])))
+    expect(scan_dialog(app)).to_be_hidden()
+    form = app.locator("#form-pool")
+    expect(labelled(form, "Secret DR")).to_be_checked()
+    expect(labelled(form, "GM's code")).to_have_value(re.compile(
+        "^" + gm_links.code_of(sealed["commitment"])))
+
+    codes = code_links(app_url, sharable(evening(60).items()))
+    assert len(codes) >= 3
+    dialog = scan(app, code_picture(codes[1]))
+    status = dialog.get_by_role("status")
+    expect(status).to_have_text(f"Code 2 of {len(codes)} read, {len(codes) - 1} more to go: "
+                                "point at the next.")
+    for n, code in enumerate(codes[2:], 3):
+        point(app, code_picture(code))
+        expect(status).to_contain_text(f"Code {n} of {len(codes)} read")
+    expect(dialog).to_be_visible()
+    point(app, code_picture(codes[0]))
+    expect(dialog).to_be_hidden()
+    expect(log_panel(app).locator("#log-status")).to_have_text(
+        "60 rolls added from another phone, 0 already here.")
