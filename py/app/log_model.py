@@ -25,7 +25,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from skillcheck import SYSTEMS
-from skillcheck.commitment import digest
+from skillcheck.commitment import opens
 
 from .check_words import summary as check_summary
 from .check_words import system_name
@@ -321,10 +321,10 @@ class RollLog(Collection):
         """What a GM's reveal opens here: the newest counted secret check of `system` whose
         commitment the difficulty and salt hash to — its reveal if it has one already, so a
         roll is judged once — and whether any such check is waiting for a GM's reveal."""
-        hashed = digest(system, difficulty, salt)
         waiting = [e for e in self.entries(system) if e["kind"] == "check"
                    and e["outcome"] == "secret" and counts(e) and "commitment" in e["request"]]
-        opened = next((e for e in waiting if hashed.startswith(e["request"]["commitment"])), None)
+        opened = next((e for e in waiting
+                       if opens(e["request"]["commitment"], system, difficulty, salt)), None)
         revealed = opened and next((e for e in self.entries(system) if e["kind"] == "reveal"
                                     and e.get("reveals") == opened["id"]), None)
         return revealed or opened, bool(waiting)

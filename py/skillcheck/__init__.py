@@ -3,7 +3,7 @@
     resolve(request, rng=None) -> result dict       odds(request) -> {"outcomes", "success", ...}
     odds_by(request, field, most) -> [odds with field 0, 1, … most]   (what each point buys)
     commit(system, difficulty, salt=None) -> {"commitment", "salt"}   (the GM's secret difficulty)
-    difficulty(request) -> int       (that difficulty as the commitment hashes it: "hard" → 13)
+    difficulty(request) -> int       (that difficulty as the commitment hashes it: "hard" → 15)
 
 Both speak the JSON shape of docs/contract.md and raise only InvalidRequest. Pure Python, standard
 library only, the same under CPython and Pyodide.
@@ -85,7 +85,7 @@ def commit(system: str, difficulty: int | str, salt: str | None = None) -> dict:
 
 def difficulty(request: object) -> int:
     """A secret-capable system's difficulty as a reveal carries it ({"system": "flip",
-    "difficulty": "hard"}), in the canonical form its commitment hashes: the number (13)."""
+    "difficulty": "hard"}), in the canonical form its commitment hashes: the number (15)."""
     request = as_object(request, "request")
     return REGISTRY[SECRET_SYSTEM.read(request)].difficulty(request)
 

@@ -30,6 +30,12 @@ def digest(system: str, difficulty: int, salt: str) -> str:
     return hashlib.sha256(f"{VERSION}|{system}|{difficulty}|{salt}".encode()).hexdigest()
 
 
+def opens(commitment: str, system: str, difficulty: int, salt: str) -> bool:
+    """Whether the difficulty and salt hash to `commitment` (all of it, or the first 96 bits or
+    more that a typed code holds)."""
+    return digest(system, difficulty, salt).startswith(commitment)
+
+
 def _hex(value: object) -> str | None:
     """`value` as lowercase hex digits, or None if it is not a string of them."""
     if not isinstance(value, str) or not value:
@@ -85,7 +91,7 @@ def read_seal(request: dict, system: str, difficulty: int | None, secret: bool) 
     if difficulty is None:
         return Seal(commitment)
     salt = _hex(request.get("salt"))
-    if salt is None or len(salt) != 2 * SALT_BYTES or not digest(
-            system, difficulty, salt).startswith(commitment):
+    if salt is None or len(salt) != 2 * SALT_BYTES or not opens(
+            commitment, system, difficulty, salt):
         raise InvalidRequest("salt", MISMATCH)
     return Seal(commitment, salt)
