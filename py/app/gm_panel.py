@@ -93,10 +93,15 @@ def on_commit(event) -> None:
 
 async def commit() -> None:
     """Commit to the difficulty typed: kept with a fresh salt, listed, and its code shown at
-    once for the player to take. A mistake is said beside its box."""
+    once for the player to take. A mistake is said beside its box. Commit is held down until
+    the secret is kept, so a double tap commits once."""
+    button = web.page["commit"]
+    if button.disabled:
+        return
     form = web.page["commit-form"]
     dom.clear_errors(form)
     system = str(web.page["commit-system"].value)
+    button.disabled = True
     try:
         difficulty = reveal_difficulty(system, web.page["commit-difficulty"].value)
         secret, warnings = await browser.change(lambda: secrets().commit(
@@ -104,6 +109,8 @@ async def commit() -> None:
     except InvalidRequest as error:
         dom.show_error(form, "label" if error.field == "label" else "difficulty", error.reason)
         return
+    finally:
+        button.disabled = False
     render()
     web.page["commit-label"].value = ""
     web.page["commit-difficulty"].value = ""

@@ -18,6 +18,7 @@ import skillcheck
 from pyscript import document, web, when, window
 from pyscript.ffi import is_none
 from skillcheck import InvalidRequest
+from skillcheck.commitment import MISMATCH
 
 from . import browser, dom, forms, gm_links, links, log_html, result_html, spending
 from .adjust_html import adjust_html, adjusted
@@ -38,8 +39,8 @@ from .spoken_words import sentence
 from .storage import stamp, utc_now
 from .systems import page_of
 
-REVEAL_MISMATCH = ("This reveal does not match the GM's commitment of any secret roll on this "
-                   "phone: nothing was judged.")
+REVEAL_MISMATCH = (f"This reveal's salt {MISMATCH} of any secret roll on this phone: nothing "
+                   "was judged.")
 NOTHING_TO_REVEAL = ("No secret roll on this phone was made with a GM's code, so this reveal has "
                      "nothing to judge.")
 session: Session  # handed in by main.py at boot (start), with the panels it calls:
