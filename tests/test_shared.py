@@ -12,13 +12,17 @@ import pytest
 import skillcheck
 from app import spending
 from app.characters import EditConflict, Roster, SpendError
+from app.gm_secrets import Secrets
+from app.log_codes import CODES_KEY, Codes, code_links, file_text, receive, rolls_of, sharable
 from app.log_model import RollLog, WithdrawError
 from app.shared import LOCK, Recorded, Turns, behind, fingerprint, latest, token
+from evenings import evening
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 START_LUCK = 5
+HOST = "https://someone.github.io/skill-check/"
 
 
 class Browser:
@@ -241,6 +245,57 @@ def test_one_roll_added_from_a_link_in_two_tabs_at_once_is_one_entry(loop):
     assert adds[0].result()[0] == adds[1].result()[0]
     log = json.loads(b.storage.get("skillcheck.log"))["entries"]
     assert [(e["kind"], e["name"], e.get("shared")) for e in log] == [("check", "Vex", True)]
+
+
+def test_two_secrets_committed_in_two_tabs_at_once_are_both_kept(loop):
+    """The GM's Commit (issue 37.2) pressed in two tabs at the same moment: each turn reads
+    what the other saved, so both secrets are kept, under ids of their own."""
+    browser, a, b, _ = two_tabs(Locks())
+    commits = [tab.turns.change(lambda tab=tab, dr=dr: Secrets(tab.storage).commit(
+        "pool", {"dr": dr}, f"DR {dr}")) for tab, dr in ((a, 3), (b, 4))]
+    settle(loop, a, b, browser=browser)
+    made = [commit.result()[0] for commit in commits]
+    assert made[0]["id"] != made[1]["id"]
+    for tab in (a, b):
+        assert [(s["label"], s["difficulty"]) for s in Secrets(tab.storage).items()] == [
+            ("DR 3", 3), ("DR 4", 4)]
+
+
+def test_a_shared_logs_last_two_codes_read_in_two_tabs_at_once_merge_it_once(loop):
+    """A phone's camera app opening the last two codes of a shared log (issue 38.3) in two tabs
+    at the same moment: each turn keeps its code with what the other kept, so the set is whole
+    in exactly one of them, which merges every roll once."""
+    browser, a, b, _ = two_tabs(Locks())
+    codes = ["#" + link.partition("#")[2]
+             for link in code_links(HOST, sharable(evening(60).items()))]
+    assert len(codes) >= 3
+    for code in codes[:-2]:
+        a.turns.change(lambda code=code: receive(code, a.log, Codes(a.storage)))
+    settle(loop, a, b, browser=browser)
+    last = [tab.turns.change(lambda tab=tab, code=code: receive(code, tab.log,
+                                                                 Codes(tab.storage)))
+            for tab, code in ((a, codes[-2]), (b, codes[-1]))]
+    settle(loop, a, b, browser=browser)
+    said = [turn.result()[0] for turn in last]
+    assert said[0] == f"Log from another phone: {len(codes) - 1} of {len(codes)} codes read — " \
+        "show the next."
+    assert said[1] == "60 rolls added from another phone, 0 already here."
+    for tab in (a, b):
+        tab.log.refresh()
+        assert len([e for e in tab.log.items() if e.get("shared")]) == 60
+        assert tab.storage.get(CODES_KEY) is None  # the set, forgotten once merged
+
+
+def test_one_batch_merged_in_two_tabs_at_once_adds_each_roll_once(loop):
+    """The same shared log's file imported in two tabs at the same moment."""
+    browser, a, b, _ = two_tabs(Locks())
+    rolls, _ = rolls_of(json.loads(file_text(sharable(evening(20).items())))["rolls"])
+    merges = [tab.turns.change(lambda tab=tab: tab.log.merge_shared(rolls)) for tab in (a, b)]
+    settle(loop, a, b, browser=browser)
+    added = [sum(new for _, new in merge.result()[0]) for merge in merges]
+    assert added == [20, 0]
+    log = json.loads(b.storage.get("skillcheck.log"))["entries"]
+    assert len(log) == 20 and all(e["shared"] for e in log)
 
 
 def test_without_the_lock_the_same_moment_overspends(loop):
