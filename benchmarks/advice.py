@@ -14,6 +14,10 @@ points from the advisor's rows, so with it the panel's work is the advisor's col
 The d10 pool's heaviest requests are found first: every skill and DR at Trait 10 over a spread
 of bonuses, each timed once (in CPU time); the slowest few are then timed properly. Swift and
 the d6 pool (20 dice) are small beside it.
+
+Last, the GM's party table (app/party.py, drawn by party_html.py) for six characters at the
+heaviest pool's DR and bonus, Trait 10, skills 1 to 6, each offering 9 Luck: every row's odds
+and its odds without Luck worked out anew, and the same table drawn again (each row's odds kept).
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ from collections.abc import Callable
 
 import odds as odds_benchmark  # benchmarks/odds.py: this script's folder is first on the path
 import skillcheck
-from app import advice, result_html
+from app import advice, party, party_html, result_html
+from app.characters import Roster
+from app.storage import MemoryStorage
 
 ROWS = advice.MOST_ROWS  # 0 … 9 points
 RUNS = 7
@@ -93,6 +99,28 @@ def main() -> None:
               f" {naive:>8.2f} ms")
     print(f"slowest: odds panel {worst_panel:.2f} ms, advisor {worst_advisor:.2f} ms"
           f" ({ROWS} rows); the pool's odds budget is 50 ms (benchmarks/odds.py)")
+    party_table(cases[0][0])
+
+
+def party_table(heaviest: dict) -> None:
+    """The GM's table of six at the heaviest pool's DR and bonus: first drawn, then again."""
+    roster = Roster(MemoryStorage())
+    for score in range(1, 7):
+        roster.create(f"Skill {score}", notes="", luck=ROWS - 1, xp=0, sheets={"pool": {
+            "traits": {"Dexterity": 10}, "skills": {"Lockpicking": {
+                "trait": "Dexterity", "score": score, "bonus": heaviest["bonus"]}}}})
+    six, dr = roster.all(), str(heaviest["dr"])
+
+    def draw(kept: party.Chances) -> None:
+        rows = party.rows(six, "pool", "Lockpicking", dr, kept)
+        party_html.party_html(rows, "pool", "Lockpicking", {"dr": heaviest["dr"]})
+
+    kept = party.Chances()
+    fresh = best_of(RUNS, lambda: draw(party.Chances()))
+    draw(kept)
+    again = best_of(RUNS, lambda: draw(kept))
+    print(f"party table, 6 rows (pool: trait 10, skill 1-6, dr {dr}, bonus {heaviest['bonus']}, "
+          f"luck {ROWS - 1}): {fresh:.2f} ms drawn anew, {again:.2f} ms drawn again")
 
 
 if __name__ == "__main__":

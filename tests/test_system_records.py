@@ -77,6 +77,8 @@ def test_the_records_follow_the_rules_registry():
     ({"deciding": ("IoS {ios",)}, "deciding"),
     ({"adjust": {"": ("dr", "seed")}}, "adjust"),
     ({"adjust": {"unopposed": ("dr",)}}, "adjust"),
+    ({"gm_sets": systems.Reveal("DR", "", "seed")}, "gm_sets"),
+    ({"gm_sets": systems.Reveal("DR", "", "dr", by_word=True)}, "gm_sets"),
 ])
 def test_a_record_missing_a_piece_fails_naming_the_system_and_the_piece(change, piece):
     with pytest.raises(MissingPiece, match=rf"'pool' system's page record .*: {piece} ") as said:
@@ -92,7 +94,8 @@ def test_a_form_is_needed_for_each_mode():
 
 def test_a_record_for_no_rules_and_rules_without_a_record_fail_loudly():
     with pytest.raises(MissingPiece, match="'chess' system's .*: id names no system"):
-        SystemPage(id="chess", icon="x", outcomes={}, said={}, fill=lambda *_: None)
+        SystemPage(id="chess", icon="x", outcomes={}, said={}, fill=lambda *_: None,
+                   gm_sets=None)
     with pytest.raises(MissingPiece, match="'chess' system's .*: record is missing"):
         systems._record("chess")
 
@@ -169,6 +172,7 @@ PAGE = SystemPage(
         Group("skills", "Skills", "target", "skill", (
             NAME, number("target", "Target", "roll at or under it", TARGET))),)),
     fill=fill,
+    gm_sets=None,
     drawn_with="d10",
 )
 '''

@@ -1,6 +1,6 @@
 """Redraw docs/screenshots/: the built page in Debian's Chromium, one check of each kind.
 
-    python3 tools/screenshots.py [--dist DIR] [NAME ...]
+    python3 tools/screenshots.py [--dist DIR] [--only NAME ...]
 
 Each shot opens a fresh context at a fixed seed (`?seed=N`, so the same cards and dice every time),
 with reduced motion (no dealing animation), presses the form's Flip/Roll button with the form as
@@ -49,6 +49,7 @@ class Shot:
     pick: str = ""  # a skill of MARA's sheet, picked for her before the roll
     editor: str = ""  # the part of her editor to unfold, shown instead of a roll
     scene: Callable[[Page], None] | None = None  # what the shot shows instead of a roll
+    party: bool = False  # PARTY saved in the browser first, rather than MARA for a `pick`
 
 
 # A character with a sheet for the flip and the d10 pool, as the README's "At the table" tells.
@@ -65,7 +66,7 @@ ATHLETICS = (("flip-unopposed-skill", "Athletics · HS"), ("flip-unopposed-rank"
 def gm_commits(page: Page, code_shown: bool = False) -> None:
     """The GM's side with two secrets, the first revealed; with `code_shown`, the second's code
     as the player is shown it."""
-    side = page.get_by_role("main", name="The GM’s side")
+    side = page.get_by_role("region", name="A secret difficulty")
     for difficulty, label in (("3", "Climb the wet wall"), ("4", "Lock on the vault door")):
         side.get_by_label("System").select_option(label="d10 pool")
         side.get_by_label(re.compile("^DR")).fill(difficulty)
@@ -107,6 +108,16 @@ def tonight(page: Page) -> None:
     page.locator("#tonight").evaluate("view => view.scrollIntoView({block: 'center'})")
 
 
+def gm_party(page: Page) -> None:
+    """The party's chances of Lockpicking against DR 3, best first."""
+    side = page.get_by_role("region", name="The party’s chances")
+    side.get_by_label("System").select_option(label="d10 pool")
+    side.get_by_label("Skill").select_option(label="Lockpicking")
+    side.get_by_label(re.compile("^DR")).fill("3")
+    expect(side.get_by_role("button", name=re.compile("^Roll for"))).to_have_count(len(PARTY))
+    page.locator("#party-heading").evaluate("heading => heading.scrollIntoView()")
+
+
 SHOTS = [  # seeds picked for a spread of outcomes: great success, a fluke, a double up...
     Shot("flip-unopposed", "system=flip&mode=unopposed", seed=5, fill=ATHLETICS),
     Shot("flip-aspect", "system=flip&mode=aspect", seed=2),
@@ -126,13 +137,24 @@ SHOTS = [  # seeds picked for a spread of outcomes: great success, a fluke, a do
     Shot("gm-code", "gm", seed=1, scene=lambda page: gm_commits(page, code_shown=True)),
     Shot("roll-qr", "system=pool", seed=4, pick="Lockpicking", scene=rolls_qr),
     Shot("tonight", "system=pool", seed=6, pick="Lockpicking", scene=tonight),
+    Shot("gm-party", "gm", seed=1, scene=gm_party, party=True),
 ]
 
 
-def characters_document() -> str:
-    """The browser's saved characters holding MARA alone, as the page itself writes them."""
+# The GM's table for the party's chances: Mara, and two more with sheets for the d10 pool.
+PARTY = {"Mara": MARA, **{name: {"luck": luck, "xp": 0, "notes": "", "sheets": {"pool": {
+    "traits": {"Dexterity": dexterity}, "skills": {"Lockpicking": {
+        "trait": "Dexterity", "score": score, "bonus": bonus}}}}}
+    for name, luck, dexterity, score, bonus in (("Vex", 0, 6, 4, 1), ("Ana", 2, 3, 9, 0))}}
+
+
+def characters_document(party: bool = False) -> str:
+    """The browser's saved characters holding MARA alone (with `party`, all of PARTY), as the
+    page itself writes them."""
     storage = MemoryStorage()
-    Roster(storage).create("Mara", **MARA)
+    roster = Roster(storage)
+    for name, character in (PARTY if party else {"Mara": MARA}).items():
+        roster.create(name, **character)
     return storage.get(CHARACTERS_KEY)
 
 
@@ -157,9 +179,9 @@ def take(browser, url: str, shot: Shot) -> Path:
                                   color_scheme="dark" if shot.dark else "light",
                                   service_workers="block")
     try:
-        if shot.pick:
+        if shot.pick or shot.party:
             context.add_init_script(f"localStorage.setItem({json.dumps(CHARACTERS_KEY)}, "
-                                    f"{json.dumps(characters_document())})")
+                                    f"{json.dumps(characters_document(shot.party))})")
         page = context.new_page()
         page.goto(f"{url}?seed={shot.seed}#{shot.route}")
         page.locator("html[data-ready='true']").wait_for(state="attached", timeout=60_000)
@@ -203,12 +225,9 @@ def build_site() -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dist", type=Path, help="use this build instead of building")
-    parser.add_argument("names", nargs="*", metavar="NAME",
-                        help="redraw only these shots (docs/screenshots/NAME.png)")
+    parser.add_argument("--only", nargs="+", metavar="NAME", choices=[s.name for s in SHOTS],
+                        help="draw only these shots")
     args = parser.parse_args(argv)
-    unknown = set(args.names) - {shot.name for shot in SHOTS}
-    if unknown:
-        parser.error("no such shot: " + ", ".join(sorted(unknown)))
     dist = args.dist or build_site()
     chromium = browsers.find_chromium()
     if chromium is None:
@@ -217,7 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(**browsers.chromium_launch_args(chromium))
-            for shot in (shot for shot in SHOTS if shot.name in args.names or not args.names):
+            for shot in SHOTS:
+                if args.only and shot.name not in args.only:
+                    continue
                 print(take(browser, server.url, shot).relative_to(ROOT))
             browser.close()
     finally:

@@ -202,9 +202,7 @@ def paid(judged: Judged) -> None:
 @guarded
 def on_character(event) -> None:
     value = event.target.value
-    _pick(int(value) if value else None)
-    say("")
-    render()
+    pick(int(value) if value else None)
 
 
 @when("change", "#who-pick")
@@ -213,14 +211,29 @@ def on_pick(event) -> None:
     character, name = picked(), event.target.value
     if character is None or not name:
         return
+    web.page["who-pick"].value = ""  # the same pick can fill the form again after edits
+    fill_from(character, name, fill(character, dom.chosen()[0], name),
+              str(web.page["who-side"].value))
+
+
+def pick(character_id: int | None) -> None:
+    """Pick a character to roll for (None: nobody), from the bar's list or the GM's table."""
+    _pick(character_id if character_id and roster().get(character_id) else None)
+    say("")
+    render()
+
+
+def fill_from(character: dict, name: str, fields: dict, chosen: str = "") -> None:
+    """Put `fields` for the character's `name` into the shown system's form as a pick "From
+    the sheet" does: in the kind of check and on the side it needs (`chosen`: the player's), the
+    sheet's specialization chosen, and said in the bar. The GM's party table fills a row the
+    same way (main.py hands it over), a Basic skill not on the sheet with its unskilled fields."""
     system, mode = dom.chosen()
     specialization = character_form.saved_specialization(character, system, name)
-    chosen = web.page["who-side"].value
-    mode, values = character_form.form_values(system, mode, name, fill(character, system, name),
-                                              chosen, specialization)
+    mode, values = character_form.form_values(system, mode, name, fields, chosen,
+                                              specialization)
     session.filled = (system, name, character_form.as_request(values))
     session.fill_form(mode, values)
-    web.page["who-pick"].value = ""  # the same pick can fill the form again after edits
     shown = mode or dom.chosen()[1]
     side = character_form.side_for(system, shown, chosen)
     said = specialization if character_form.chose_specialization(values) else ""

@@ -52,29 +52,35 @@ def landed_html(result: dict) -> str:
     if found is None:
         return ""
     odds, bare, points = found
-    system = result["system"]
+    return (f'<div class="landed"><p class="had" data-fraction="{Fraction(bare["success"])}">'
+            f"{escape(had_text(odds, bare, points))}</p>"
+            f'{outcome_bar(result["system"], bare, result["outcome"])}</div>')
+
+
+def outcome_bar(system: str, odds: dict, landed: str | None = None) -> str:
+    """A compact bar of every outcome's share of `odds`, in the rulebook's order, winners
+    green; with `landed`, that outcome marked as where a roll fell. Its label says each share
+    in words (and the roll's outcome). The GM's party table draws one per character."""
     description = skillcheck.SYSTEMS[system]
-    shares = {name: Fraction(p) for name, p in bare["outcomes"].items()}
+    shares = {name: Fraction(p) for name, p in odds["outcomes"].items()}
     order = [name for name in description["outcomes"] if shares.get(name)]
     winners = set(description.get("winners", ()))
-    outcome = result["outcome"]
     segments, marks, start = [], "", 0.0
     room = 100 - GAP * (len(order) - 1)
     for name in order:
         width = float(shares[name]) * room
-        landed = name == outcome
-        classes = f'{"good" if name in winners else "bad"}{" landed" * landed}'
+        here = name == landed
+        classes = f'{"good" if name in winners else "bad"}{" landed" * here}'
         segments.append(f'<rect class="{classes}" x="{start:.3f}" width="{width:.3f}" '
                         'height="6" rx="1"/>')
-        if landed:
+        if here:
             middle = start + width / 2
             marks = (f'<path class="landed-mark" d="M{middle - 2:.3f} 0 L{middle + 2:.3f} 0 '
                      f'L{middle:.3f} 3 Z"/>')
         start += width + GAP
     said = ", ".join(f"{outcome_name(system, name)} {percent(shares[name])}" for name in order)
-    label = f"Chances: {said}. This roll: {outcome_name(system, outcome)}."
-    return (f'<div class="landed"><p class="had" data-fraction="{Fraction(bare["success"])}">'
-            f"{escape(had_text(odds, bare, points))}</p>"
-            f'<svg class="outcome-bar" viewBox="0 -1 100 11" preserveAspectRatio="none" '
+    label = f"Chances: {said}." + (f" This roll: {outcome_name(system, landed)}."
+                                   if landed else "")
+    return (f'<svg class="outcome-bar" viewBox="0 -1 100 11" preserveAspectRatio="none" '
             f'role="img" aria-label="{escape(label)}"><g transform="translate(0 4)">'
-            f'{"".join(segments)}</g>{marks}</svg></div>')
+            f'{"".join(segments)}</g>{marks}</svg>')

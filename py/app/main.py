@@ -4,10 +4,10 @@ Data flows one way — form → request → skillcheck → result → HTML — e
 another card, which is the last result's own request with `keep` added (result_panel.py holds the
 result side; log_panel.py the roll log; characters_panel.py the saved characters; qr_panel.py the
 QR codes; log_share_panel.py the log passed to another phone; scan_panel.py the scanner;
-gm_panel.py the GM's side). The panels do not import each other: boot() hands each the ones it
-calls, so this is the one module where they meet. Every handler is guarded: InvalidRequest is
-shown beside its field, anything else as a plain sentence (details go to the console), so no
-traceback ever reaches the page.
+gm_panel.py the GM's side; party_panel.py the party's chances there). The panels do not import each
+other: boot() hands each the ones it calls, so this is the one module where they meet. Every
+handler is guarded: InvalidRequest is shown beside its field, anything else as a plain sentence
+(details go to the console), so no traceback ever reaches the page.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from app import (
     links,
     log_panel,
     log_share_panel,
+    party_panel,
     qr_panel,
     result_html,
     result_panel,
@@ -209,10 +210,37 @@ def on_roll_myself(event) -> None:
     fill_form(request.get("mode"), forms.values_of(strip_draw(request)))
     characters_panel.caps()  # a picked character offers no more than they have
     leave_replay()
+    to_form()
+
+
+def to_form() -> None:
+    """The shown form scrolled to, its first box focused: filled for the player to roll."""
     form = dom.active_form()
     form._dom_element.scrollIntoView(block="start", behavior="auto" if dom.reduced_motion()
                                      else "smooth")
     form.find("input, select")[0]._dom_element.focus(preventScroll=True)
+
+
+def play_for(system: str, character_id: int, skill: str, fields: dict, asked: dict) -> None:
+    """A row of the GM's party table tapped: the player's side on that system's first kind of
+    check, at its own address (Back returns to the GM's side), the character picked, the form
+    filled as "From the sheet" fills it, and the GM's difficulty in its box — an open check,
+    so never a secret one."""
+    gm_panel.show_side(False)
+    dom.choose(system, (systems.PAGES[system].modes or (None,))[0])
+    show_system()
+    window.history.pushState(None, "", forms.fragment(*dom.chosen()))
+    characters_panel.pick(character_id)
+    character = characters_panel.picked()
+    if character is None:  # deleted in another tab since the table was drawn
+        return
+    characters_panel.fill_from(character, skill, fields)
+    form = dom.active_form()
+    dom.set_values(form, {"secret": False, **asked})
+    dom.sync(form)
+    remember_form()
+    odds_soon()
+    to_form()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -382,6 +410,8 @@ def on_hashchange(event) -> None:
     address = str(window.location.hash)
     if views.is_side(address):
         gm_panel.show_side(address == views.GM, moved=True)
+        if address == views.GM:
+            party_panel.render()  # the characters as this tab changed them meanwhile
         if address == views.PLAYER:
             window.history.replaceState(None, "", forms.fragment(*dom.chosen()))
         return
@@ -424,6 +454,7 @@ def on_storage(event) -> None:
         log_panel.refresh()
     if (is_none(key) or key == CHARACTERS_KEY) and characters_panel.refresh():
         result_panel.restock()  # the Luck offers shown, from the stock stored now
+        party_panel.render()
     if is_none(key) or key == editor_draft.KEY:
         characters_panel.offer_draft()  # another tab's editor kept a draft, or saved it
     if is_none(key) or key == GM_KEY:
@@ -454,6 +485,7 @@ def boot() -> None:
         ("the QR codes", lambda: qr_panel.start(session)),
         ("sharing the log", lambda: log_share_panel.start(session, log_panel, qr_panel)),
         ("the GM's side", lambda: gm_panel.start(session, qr_panel)),
+        ("the party's chances", lambda: party_panel.start(session, play_for)),
         ("the side of the table", lambda: gm_panel.show_side(address == views.GM)),
         ("the scanner", scan_panel.start),
         ("the forms as you left them", restore_forms),

@@ -10,7 +10,6 @@ from __future__ import annotations
 from html import escape
 
 from .check_words import SEEDED, title
-from .forms import WHOLE
 from .links import HONESTY
 from .log_html import draw_text
 from .storage import FieldError
@@ -55,13 +54,11 @@ def announce_html(result: dict) -> str:
 def reveal_difficulty(system: str, text: str) -> dict:
     """What the GM typed → the request fields that judge the same draw: {"dtn": 15},
     {"difficulty": "hard"} or {"dr": 4}. The rules check the value itself."""
-    text = " ".join(str(text).split())
     reveal = PAGES[system].reveal
-    if not text:
+    fields = reveal.typed(text)
+    if fields is None:
         raise FieldError("reveal", f"is needed: {reveal.hint}")
-    if WHOLE.fullmatch(text):
-        return {reveal.field: int(text)}
-    return {"difficulty": text.lower()} if reveal.by_word else {reveal.field: text}
+    return fields
 
 
 def revealed_note(difficulty: dict, verified: bool = False) -> str:

@@ -45,7 +45,7 @@ def table(phones: tuple[Page, Page]) -> tuple[Page, Page]:
 
 def commit(gm: Page, system: str, difficulty: str, label: str) -> Locator:
     """Commit on the GM's side; the dialog it opens with the code."""
-    side = gm.get_by_role("main", name="The GM’s side")
+    side = gm.get_by_role("region", name="A secret difficulty")
     side.get_by_label("System").select_option(label=system)
     labelled(side, "DR" if system == "d10 pool" else "DTN").fill(difficulty)
     labelled(side, "What it is for").fill(label)
@@ -160,7 +160,7 @@ def test_a_typed_code_and_a_tampered_reveal_is_refused_beside_its_box(table):
 def test_a_bad_difficulty_is_said_beside_its_box_a_double_tap_commits_once_and_clear(
         table):
     gm, _ = table
-    side = gm.get_by_role("main", name="The GM’s side")
+    side = gm.get_by_role("region", name="A secret difficulty")
     side.get_by_label("System").select_option(label="Card flip")
     labelled(side, "DTN").fill("impossible-ish")
     side.get_by_role("button", name="Commit").click()

@@ -69,12 +69,24 @@ def fill(character: dict, sheet: dict, name: str) -> dict | None:
     if name in sheet.get("aspects", {}):
         return {"mode": "aspect", "aspect": sheet["aspects"][name]}
     entry = sheet.get("skills", {}).get(name)
-    if entry is None:
+    return None if entry is None else _skill_fields(sheet, name, entry)
+
+
+def unskilled(character: dict, sheet: dict, name: str) -> dict | None:
+    """A Basic skill the sheet lacks, tried unskilled: "0 — Unskilled (for Basic Skills) ...
+    A character can try it" at rank 0 (two cards, keeping the low), with the skill's aspect.
+    None for an Advanced skill, which needs a Familiarity the sheet would list."""
+    skill = seed_skill(name)
+    if skill is None or skill.advanced or name in sheet.get("skills", {}):
         return None
+    return _skill_fields(sheet, name, {"rank": 0, "familiarity": False})
+
+
+def _skill_fields(sheet: dict, name: str, entry: dict) -> dict:
     skill = seed_skill(name)
     fields = {"rank": entry["rank"], "advanced": skill.advanced,
               "familiarity": entry["familiarity"], "specialization": False}
-    if skill.aspect in sheet["aspects"]:
+    if skill.aspect in sheet.get("aspects", {}):
         fields["aspect"] = sheet["aspects"][skill.aspect]
     return fields
 
@@ -201,6 +213,9 @@ data-skill-scope>
 """.replace("{SIDES}", "".join(OPPOSED_SIDE.format(title=title, name=name) for title, name in
                              (("Initiator", "initiator"), ("Opponent", "opponent"))))
 
+DTN_BOX = Reveal("DTN or difficulty", "a number like 15, or a word like hard", "dtn",
+                 by_word=True)
+
 PAGE = SystemPage(
     id="flip",
     icon=(
@@ -217,8 +232,9 @@ PAGE = SystemPage(
     terms="DTN — Difficulty Target Number: the total the GM sets to meet or beat.",
     sheet=SHEET,
     fill=fill,
-    reveal=Reveal("DTN or difficulty", "a number like 15, or a word like hard", "dtn",
-                  by_word=True),
+    reveal=DTN_BOX,
+    gm_sets=DTN_BOX,
+    unskilled=unskilled,
     form=FORM,
     chip_wraps=True,
     deciding=("total {total} vs DTN {dtn}", "total {primary[total]} vs DTN {dtn}",

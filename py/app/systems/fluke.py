@@ -10,9 +10,10 @@ from skillcheck.registry import REGISTRY
 from ..editor_boxes import NAME, Group, number
 from ..sheet_fields import MOST_XP, named
 from ..sheet_fields import number as numbers
-from .record import Points, Resource, Sheet, SystemPage
+from .record import Points, Resource, Reveal, Sheet, SystemPage
 
 DICE = REGISTRY["fluke"].spec("dice_count")
+BASE = REGISTRY["fluke"].spec("base")
 
 
 def read_sheet(value: dict, field: str) -> dict:
@@ -48,6 +49,8 @@ PAGE = SystemPage(
           "plan": "Plan {:+d}", "challenge": "Challenge", "insurance": "Insurance {}"},
     sheet=SHEET,
     fill=fill,
+    gm_sets=Reveal("Base", f"the target before penalties and plans, usually {BASE.default}",
+                   "base"),
     drawn_with="d6",
     deciding=("total {total} vs {target}",),
     resource=Resource("xp", "insurance", XP_PER_POINT, "xp_spent", "XP", MOST_XP),

@@ -9,7 +9,7 @@ from skillcheck.registry import REGISTRY
 from ..editor_boxes import NAME, Group, number
 from ..sheet_fields import named
 from ..sheet_fields import number as numbers
-from .record import Sheet, SystemPage
+from .record import Reveal, Sheet, SystemPage
 
 BASE = REGISTRY["passages"].spec("base")
 
@@ -45,6 +45,8 @@ PAGE = SystemPage(
     said={"base": "Base {}", "contested": "contested", "practice": "practice"},
     sheet=SHEET,
     fill=fill,
+    gm_sets=Reveal("Contested", "the GM's call: roll against the Core (base ÷ 5)",
+                   "contested"),
     drawn_with="d100",
     deciding=("roll {roll} vs {value}",),
     adjust={"": ("base",)},

@@ -20,6 +20,7 @@ BONUS = REGISTRY["pool"].spec("bonus")
 LUCK = Resource("luck", "luck", 1, "luck_used", "Luck", MOST_LUCK)
 # The advisor's rows count Luck, the player's choice; Bonus, the skill's, stays as typed.
 MORE_LUCK = Points("luck", "Luck", held=("bonus",))
+DR_BOX = Reveal("DR", "the successes needed, like 4", "dr")
 
 
 def _skill(traits: dict) -> Callable[[object, str, str], dict]:
@@ -93,7 +94,8 @@ PAGE = SystemPage(
     drawn_with="d10",
     resource=LUCK,
     points=MORE_LUCK,
-    reveal=Reveal("DR", "the successes needed, like 4", "dr"),
+    reveal=DR_BOX,
+    gm_sets=DR_BOX,
     totals=("number of successes", "Successes", "DR"),
     deciding=DECIDING,
     adjust={"": ("dr", "bonus")},

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from skillcheck.registry import REGISTRY
 
 from ..editor_boxes import Fixed, Group
+from ..forms import WHOLE
 
 SHAPES = ("d6", "d10", "d100")  # the dice the page draws (py/app/pieces_svg.py)
 # Inputs a check's summary never says (py/app/check_words.py): the draw, the kind of check,
@@ -60,14 +61,26 @@ class Points:
 
 @dataclass(frozen=True)
 class Reveal:
-    """The GM's difficulty, typed in to judge a secret check's draw: what the box is called,
-    what it takes, the request field a number fills, and whether a word of the difficulty
+    """The GM's difficulty, typed in: to judge a secret check's draw (`reveal`), or to set one
+    check for the whole party (`gm_sets`). What the box is called, what it takes, the request
+    field it fills (a number, or a switch the box ticks), and whether a word of the difficulty
     ladder fills "difficulty" instead."""
 
     label: str
     hint: str
     field: str
     by_word: bool = False
+
+    def typed(self, text: str) -> dict | None:
+        """What the GM typed → the request fields it fills: {"dtn": 15}, {"difficulty":
+        "hard"}, {"dr": 4}; text that is no number goes through as typed, for the rules to
+        name; None when nothing is typed."""
+        text = " ".join(str(text).split())
+        if not text:
+            return None
+        if WHOLE.fullmatch(text):
+            return {self.field: int(text)}
+        return {"difficulty": text.lower()} if self.by_word else {self.field: text}
 
 
 @dataclass(frozen=True)
@@ -110,7 +123,14 @@ class SystemPage:
     said: dict[str, str]  # each number or switch it takes, in a summary: a number's format
     # ("DR {}", "flip {:+d}", "{} dice"), a switch's words when it is on ("takes a 7")
     fill: Callable[[dict, dict, str], dict | None]  # (character, sheet, name) → request fields
+    # What the GM sets for one check of the whole party (py/app/party.py), beside what each
+    # sheet fills: the flip's DTN or ladder word, the d10 pool's DR; None where the sheet alone
+    # decides (Swift's target is Trait + Skill). Every record says, so a new system decides.
+    gm_sets: Reveal | None
     sheet: Sheet | None = None  # None: it reads another system's sheet (`reads`)
+    # (character, sheet, name) → request fields for a skill not on the sheet that the rules
+    # still let anyone try (seed 000: a basic skill unskilled, at rank 0), else None
+    unskilled: Callable[[dict, dict, str], dict | None] | None = None
     reads: str = ""  # the sheet key it reads, when not its own
     drawn_with: str | None = None  # the die shape; None: cards, drawn from its sides
     terms: str = ""  # the abbreviations its outcome lines use, spelled out once under the odds
@@ -170,6 +190,12 @@ class SystemPage:
         if (self.reveal is not None) != ("secret" in fields):
             raise MissingPiece(self.id, "reveal", "is needed exactly where the rules keep a "
                                "difficulty secret")
+        if self.gm_sets is not None:
+            kinds = {spec["name"]: spec["kind"] for spec in described["fields"]}
+            if kinds.get(self.gm_sets.field) not in ("whole", "flag") or (
+                    self.gm_sets.by_word and kinds.get("difficulty") != "choice"):
+                raise MissingPiece(self.id, "gm_sets", "names a number or switch the rules "
+                                   "take (and takes ladder words only where the rules do)")
         for words in self.deciding:
             if not named_fields(words):
                 raise MissingPiece(self.id, "deciding", f"{words!r} names no result field")

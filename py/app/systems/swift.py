@@ -24,6 +24,7 @@ PAGE = SystemPage(
     terms=pool.IOS_TERM.format("target", "point under it"),
     reads=pool.SHEET.key,
     fill=pool.fill,
+    gm_sets=None,  # the target is each character's own Trait + Skill
     drawn_with="d10",
     resource=pool.LUCK,
     points=pool.MORE_LUCK,
