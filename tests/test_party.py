@@ -15,6 +15,7 @@ import pytest
 import skillcheck
 from app import character_form, party, party_html
 from app.characters import Roster, fill
+from app.landed_html import shares_said
 from app.storage import MemoryStorage
 from skillcheck import InvalidRequest
 from skillcheck.draw import DECK
@@ -251,6 +252,10 @@ def test_the_table_names_each_row_and_says_its_chance(party_of_three):
     assert said.groups() == (f"{float(mara.alone) * 100:.1f} %",
                              f"{float(mara.success) * 100:.1f} % with Luck 3")
     assert html.count('class="outcome-bar"') == 3
+    degrees = re.findall(r'<span class="party-degrees" id="party-\d-degrees">([^<]+)</span>',
+                         html)  # every outcome's chance, in words, as the bar's label says it
+    assert degrees == [shares_said("pool", row.bare) for row in rows]
+    assert all("Basic Success " in said and "Failure " in said for said in degrees)
 
 
 def test_player_text_is_escaped_and_a_row_that_cannot_roll_is_no_button():

@@ -57,6 +57,14 @@ def landed_html(result: dict) -> str:
             f'{outcome_bar(result["system"], bare, result["outcome"])}</div>')
 
 
+def shares_said(system: str, odds: dict) -> str:
+    """Every outcome's share of `odds` in the rulebook's order and words: "Critical Success
+    9.5 %, Success (IoS 2) 24.1 %, …" (the bar's label, and the party table's line)."""
+    shares = {name: Fraction(p) for name, p in odds["outcomes"].items()}
+    return ", ".join(f"{outcome_name(system, name)} {percent(shares[name])}"
+                     for name in skillcheck.SYSTEMS[system]["outcomes"] if shares.get(name))
+
+
 def outcome_bar(system: str, odds: dict, landed: str | None = None) -> str:
     """A compact bar of every outcome's share of `odds`, in the rulebook's order, winners
     green; with `landed`, that outcome marked as where a roll fell. Its label says each share
@@ -78,9 +86,8 @@ def outcome_bar(system: str, odds: dict, landed: str | None = None) -> str:
             marks = (f'<path class="landed-mark" d="M{middle - 2:.3f} 0 L{middle + 2:.3f} 0 '
                      f'L{middle:.3f} 3 Z"/>')
         start += width + GAP
-    said = ", ".join(f"{outcome_name(system, name)} {percent(shares[name])}" for name in order)
-    label = f"Chances: {said}." + (f" This roll: {outcome_name(system, landed)}."
-                                   if landed else "")
+    label = f"Chances: {shares_said(system, odds)}." + (
+        f" This roll: {outcome_name(system, landed)}." if landed else "")
     return (f'<svg class="outcome-bar" viewBox="0 -1 100 11" preserveAspectRatio="none" '
             f'role="img" aria-label="{escape(label)}"><g transform="translate(0 4)">'
             f'{"".join(segments)}</g>{marks}</svg>')

@@ -1,6 +1,7 @@
 """The party's chances as the GM's side draws them: a caption saying the check, then a row per
 character — the name, the chance of success big (and with Luck, as the roll bar says it), the
-outcome bar the result shows (landed_html.outcome_bar), the numbers it came from — each a
+outcome bar the result shows (landed_html.outcome_bar) with each outcome's chance in words, the
+numbers it came from — each a
 button that fills the player's form for that character. Those who cannot make the check
 follow, saying why. Escaped HTML, pure, so CPython tests read it.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 from html import escape
 
 from .check_words import system_name
-from .landed_html import outcome_bar
+from .landed_html import outcome_bar, shares_said
 from .party import Row
 from .result_html import chances_said
 from .systems import PAGES
@@ -44,7 +45,7 @@ def _row_html(row: Row, system: str, index: int) -> str:
                 f'<p class="party-why">{escape(row.why)}</p></li>')
     ident = f"party-{index}"
     first, more = chances_said(row.odds, row.bare, row.points)
-    described = [f"{ident}-chance", f"{ident}-numbers"]
+    described = [f"{ident}-chance", f"{ident}-degrees", f"{ident}-numbers"]
     unskilled = ""
     if row.unskilled:  # not on the sheet: the rules let anyone try it at rank 0
         unskilled = f' <span class="party-mark" id="{ident}-mark">unskilled</span>'
@@ -57,5 +58,7 @@ def _row_html(row: Row, system: str, index: int) -> str:
             f'<span class="party-chance" id="{ident}-chance"><strong>{escape(first)}</strong> '
             f'<span>to succeed{escape(f" · {more}" if more else "")}</span></span>'
             f'{outcome_bar(system, row.bare)}'
+            f'<span class="party-degrees" id="{ident}-degrees">'
+            f'{escape(shares_said(system, row.bare))}</span>'
             f'<span class="party-numbers" id="{ident}-numbers">{escape(row.numbers)}</span>'
             '</button></li>')
