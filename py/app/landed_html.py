@@ -61,8 +61,8 @@ def shares_said(system: str, odds: dict) -> str:
     """Every outcome's share of `odds` in the rulebook's order and words: "Critical Success
     9.5 %, Success (IoS 2) 24.1 %, …" (the bar's label, and the party table's line)."""
     shares = {name: Fraction(p) for name, p in odds["outcomes"].items()}
-    return ", ".join(f"{outcome_name(system, name)} {percent(shares[name])}"
-                     for name in skillcheck.SYSTEMS[system]["outcomes"] if shares.get(name))
+    return ", ".join(f"{outcome_name(system, name)} {percent(shares[name])}".replace(
+        " %", "\u00a0%") for name in skillcheck.SYSTEMS[system]["outcomes"] if shares.get(name))
 
 
 def outcome_bar(system: str, odds: dict, landed: str | None = None) -> str:
