@@ -4,6 +4,8 @@ rarer tools), every control in it a full touch target, and what a spend did stil
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 from ready import wait_ready
@@ -104,3 +106,19 @@ def test_a_spend_is_said_under_the_line_until_the_next_pick(phone):
     expect(stock(phone)).to_have_text("Luck 3 · XP 10")
     expect(status).to_contain_text("Mara got 1 Luck")
     assert phone.evaluate(UNDER_THE_LINE) >= 16
+
+
+def test_an_unsaved_edit_is_still_offered_back_under_the_line(phone):
+    bar_tool(phone, "Edit character").click()
+    phone.get_by_role("dialog", name="Edit Mara").get_by_label("Notes").fill("Owes Vex.")
+    phone.reload()  # the edit is kept as a draft, and offered back in the bar
+    wait_ready(phone)
+    offer = phone.get_by_role("group", name=re.compile("unsaved changes to Mara"))
+    expect(offer).to_be_visible()
+    more = phone.get_by_role("button", name="More for Mara")
+    expect(more).to_have_attribute("aria-expanded", "false")
+    line, shown = more.bounding_box(), offer.bounding_box()
+    assert shown["y"] >= line["y"] + line["height"]
+    offer.get_by_role("button", name="Discard").click()
+    expect(offer).to_be_hidden()
+    assert phone.locator("#who").bounding_box()["height"] <= LINE
