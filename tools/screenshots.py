@@ -167,7 +167,11 @@ def pick_for_mara(page, skill: str) -> None:
 
 
 def open_editor(page, part: str) -> None:
-    """Mara's editor with the sheet part `part` unfolded, scrolled to it."""
+    """Mara's editor with the sheet part `part` unfolded, scrolled to it (on a phone, Edit
+    sits behind the bar's More)."""
+    more = page.get_by_role("button", name="More for Mara")
+    if more.is_visible():
+        more.click()
     page.get_by_role("button", name="Edit character").click()
     summary = page.get_by_role("dialog").locator("summary").filter(has_text=part)
     summary.click()

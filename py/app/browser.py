@@ -409,10 +409,13 @@ class FileBar:
 
     status: str  # the id of the status line
 
-    def say(self, message: str, problem: bool = False) -> None:
+    def say(self, message: str, problem: bool = False, aside: bool = False) -> None:
+        """`aside`: words the page shows otherwise too, read out but left unshown where the
+        bar has no room for them (app.css)."""
         line = web.page[self.status]
         line.textContent = message
         line._dom_element.classList.toggle("problem", problem)
+        line._dom_element.classList.toggle("aside", aside)
 
     def export(self, name: str, text: str, what: str) -> None:
         """Download `text` as `name`, and say that `what` ("3 entries") went into it."""

@@ -1,6 +1,9 @@
 """Saved characters on the page: the bar over the form (who is rolling, what they pick, their
 Luck and XP, undo of the last spend) and the editor dialog (name, notes, stocks, sheets).
 
+On a phone, with a character picked, the bar is one line: the name, Luck and XP, and "From the
+sheet" showing the skill the form holds from it; the rarer tools fold behind "More" (app.css).
+
 Names and notes are player text: they reach the page as text or escaped, never as markup.
 """
 
@@ -121,12 +124,17 @@ def render() -> None:
     choices = character_form.pick_options(character, system) if character else []
     web.page["who-pick"].innerHTML = '<option value="">Choose…</option>' + "".join(
         f'<option value="{escape(value)}">{escape(label)}</option>' for value, label in choices)
+    if session.filled:
+        show_in_use(forms.request_from(system, mode, dom.controls(dom.active_form())))
     web.page["who-pick-field"].hidden = not choices
     web.page["who-side-field"].hidden = not (choices and character_form.sides_offered(system,
                                                                                      mode))
-    web.page["who-stock"].textContent = (
-        f"Luck {character['luck']:,} · XP {character['xp']:,}" if character else "")
-    web.page["who-edit"].hidden = character is None
+    web.page["who-stock"].innerHTML = (  # two short lines on a phone, the dot left out
+        f'<span>Luck {character["luck"]:,}</span><span class="who-dot"> · </span>'
+        f'<span>XP {character["xp"]:,}</span>' if character else "")
+    web.page["who-edit"].hidden = web.page["who-more"].hidden = character is None
+    if character:
+        web.page["who-more"].setAttribute("aria-label", f"More for {character['name']}")
     web.page["who-export"].disabled = not roster().all()
     last = character and character["last_spend"]
     undo = web.page["who-undo"]
@@ -135,6 +143,48 @@ def render() -> None:
         resource = resource_of(last["system"])
         undo.textContent = f"Undo last spend ({last['amount']:,} {resource.label})"
     caps()
+
+
+def show_in_use(request: dict) -> None:
+    """"From the sheet" shows the skill the form `request` still holds from the pick (who), or
+    "Choose…" once the player changed what it filled in, so that picking it again fills it."""
+    _show_pick((who(request) or {}).get("skill", ""))
+
+
+def _show_pick(name: str) -> None:
+    """"From the sheet" showing `name`, or "Choose…" for a skill the sheet does not list (the
+    GM's table fills a Basic skill unskilled)."""
+    box = web.page["who-pick"]
+    box.value = name
+    if box._dom_element.selectedIndex < 0:
+        box.value = ""
+
+
+def fold(focus: bool = False) -> None:
+    """The tools behind "More" put away (and, with `focus`, the focus on More again)."""
+    more = web.page["who-more"]
+    more.setAttribute("aria-expanded", "false")
+    if focus:
+        more._dom_element.focus()
+
+
+@when("click", "#who-more")
+@guarded
+def on_more(event) -> None:
+    """More shows or hides the rarer tools in place, under the line; the focus stays on it."""
+    more = web.page["who-more"]
+    more.setAttribute("aria-expanded", "false" if more.getAttribute("aria-expanded") == "true"
+                      else "true")
+
+
+@when("keydown", "#who-more, #who-tools")
+@guarded
+def on_more_key(event) -> None:
+    """Escape on More or in the tools it opened puts them away, the focus back on More."""
+    more = web.page["who-more"]
+    if event.key == "Escape" and not more.hidden and more.getAttribute("aria-expanded") == "true":
+        event.preventDefault()
+        fold(focus=True)
 
 
 def caps() -> None:
@@ -211,7 +261,6 @@ def on_pick(event) -> None:
     character, name = picked(), event.target.value
     if character is None or not name:
         return
-    web.page["who-pick"].value = ""  # the same pick can fill the form again after edits
     fill_from(character, name, fill(character, dom.chosen()[0], name),
               str(web.page["who-side"].value))
 
@@ -220,6 +269,7 @@ def pick(character_id: int | None) -> None:
     """Pick a character to roll for (None: nobody), from the bar's list or the GM's table."""
     _pick(character_id if character_id and roster().get(character_id) else None)
     say("")
+    fold()
     render()
 
 
@@ -234,10 +284,18 @@ def fill_from(character: dict, name: str, fields: dict, chosen: str = "") -> Non
                                               specialization)
     session.filled = (system, name, character_form.as_request(values))
     session.fill_form(mode, values)
+    _show_pick(name)  # in use, until the form changes (show_in_use)
     shown = mode or dom.chosen()[1]
     side = character_form.side_for(system, shown, chosen)
     said = specialization if character_form.chose_specialization(values) else ""
-    say(character_form.pick_said(character, name, system, shown, side, said))
+    say(character_form.pick_said(character, name, system, shown, side, said), aside=True)
+
+
+@when("change", "#who-side")
+@guarded
+def on_side(event) -> None:
+    """The other side chosen: "From the sheet" is ready for its pick, the same skill too."""
+    web.page["who-pick"].value = ""
 
 
 @when("click", "#who-undo")
@@ -246,6 +304,7 @@ async def on_undo(event) -> None:
     if picked() is None:
         return
     character_id = session.picked
+    pressed = document.activeElement.id == "who-undo"
     try:  # the last spend as stored now: an undo in another tab has already given it back
         undo, warnings = await browser.change(
             lambda: spending.undo(roster(), log_panel.log(), character_id))
@@ -256,6 +315,8 @@ async def on_undo(event) -> None:
     say(" ".join([undo["text"], *warnings]))
     render()
     log_panel.render()
+    if pressed and picked():  # Undo is gone now: the focus goes to its neighbour, not the page
+        web.page["who-edit"]._dom_element.focus()
 
 
 # ---- moving characters to another browser: export, import --------------------------------------

@@ -75,6 +75,7 @@ def show_odds() -> None:
     system, _ = dom.chosen()
     try:
         request = request_now()
+        characters_panel.show_in_use(request)  # the sheet's skill, while the form holds it
         characters_panel.check_spend(request)
         found = advice.advise(characters_panel.within_stock(request))
         # A row of the advisor holds the request's own odds, unless it offers more than ten.

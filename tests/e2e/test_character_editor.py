@@ -11,6 +11,7 @@ from ready import wait_ready
 from test_page import labelled, open_form
 from test_table import (
     add_row,
+    bar_tool,
     flip_sheet,
     named_row,
     new_character,
@@ -84,18 +85,18 @@ def test_an_opposed_pick_says_nothing_of_a_difficulty(app):
 
 def test_escape_and_cancel_ask_before_dropping_edits_and_not_when_nothing_changed(app):
     new_character(app, "Mara", sheet=flip_sheet)
-    app.get_by_role("button", name="Edit character").click()
+    bar_tool(app, "Edit character").click()
     editor = app.get_by_role("dialog", name="Edit Mara")
     app.keyboard.press("Escape")  # nothing changed: closes at once
     expect(editor).to_be_hidden()
     expect(app.locator("#confirm")).to_be_hidden()
 
-    app.get_by_role("button", name="Edit character").click()
+    bar_tool(app, "Edit character").click()
     add_row(sheet_part(editor, "Passages sheet"), "Add a skill", "Skill 1")  # empty: no edit
     app.keyboard.press("Escape")
     expect(editor).to_be_hidden()
 
-    app.get_by_role("button", name="Edit character").click()
+    bar_tool(app, "Edit character").click()
     editor.get_by_label("Name", exact=True).fill("Mara the Bold")
     app.keyboard.press("Escape")
     question = app.get_by_role("dialog", name="Drop your changes? Mara stays as saved.")
@@ -112,11 +113,11 @@ def test_escape_and_cancel_ask_before_dropping_edits_and_not_when_nothing_change
     expect(app.get_by_label("Character", exact=True).locator("option:checked")).to_have_text(
         "Mara")
 
-    app.get_by_role("button", name="New character").click()
+    bar_tool(app, "New character").click()
     fresh = app.get_by_role("dialog", name="New character")
     app.keyboard.press("Escape")  # nothing typed: nothing to ask about
     expect(fresh).to_be_hidden()
-    app.get_by_role("button", name="New character").click()
+    bar_tool(app, "New character").click()
     labelled(fresh, "Luck").fill("2")
     app.keyboard.press("Escape")
     question = app.get_by_role("dialog", name="Drop this new character? Nothing is saved.")
@@ -132,7 +133,7 @@ MARK = """s => { const mark = getComputedStyle(s, '::before');
 
 
 def test_each_sheet_section_shows_a_mark_that_turns_and_is_not_read_twice(app):
-    app.get_by_role("button", name="New character").click()
+    bar_tool(app, "New character").click()
     editor = app.get_by_role("dialog", name="New character")
     summaries = editor.locator("details.sheet-part > summary")
     expect(summaries).to_have_text(SHEETS)
@@ -150,7 +151,7 @@ def test_each_sheet_section_shows_a_mark_that_turns_and_is_not_read_twice(app):
 
 
 def test_a_skills_trait_is_chosen_from_the_traits_named_above_it(app):
-    app.get_by_role("button", name="New character").click()
+    bar_tool(app, "New character").click()
     editor = app.get_by_role("dialog", name="New character")
     editor.get_by_label("Name", exact=True).fill("Vex")
     part = sheet_part(editor, "d10 pool")
@@ -186,7 +187,7 @@ def test_a_sheet_saved_with_other_cases_loads_spelled_as_the_rules_do(app):
     pick(app, "Athletics")
     expect(labelled(form, "Skill")).to_have_value("Athletics")
     expect(labelled(form, "Aspect")).to_have_value("4")  # "hs" is the HS aspect
-    app.get_by_role("button", name="Edit character").click()
+    bar_tool(app, "Edit character").click()
     editor = app.get_by_role("dialog", name="Edit Mara")
     part = sheet_part(editor, "d10 pool")
     expect(labelled(part.get_by_role("group", name="Skill 1"), "Trait")).to_have_value(

@@ -12,7 +12,7 @@ from pathlib import Path
 from playwright.sync_api import Locator, Page, expect
 from ready import wait_ready
 from test_page import fill, open_form
-from test_table import HOSTILE, new_character, pick, pool_sheet, roll, stock
+from test_table import HOSTILE, bar_tool, new_character, open_more, pick, pool_sheet, roll, stock
 
 KEY = "skillcheck.characters"
 
@@ -22,7 +22,9 @@ def who(page: Page) -> Locator:
 
 
 def files(page: Page) -> Locator:
-    """The character bar's export and import, unfolded (they sit under a summary line)."""
+    """The character bar's export and import, unfolded (they sit under a summary line, behind
+    More on a phone with a character picked)."""
+    open_more(page)
     tools = who(page).locator("details.who-files")
     if tools.get_attribute("open") is None:
         tools.get_by_text("Move characters to another device").click()
@@ -88,7 +90,7 @@ def test_characters_go_to_another_browser_by_file(app, fresh_context, boot, app_
     expect(stock(other)).to_have_text("Luck 2 · XP 0")
     pick(other, "Lockpicking")
     expect(form.get_by_label(re.compile(r"^Skill\b"))).to_have_value("7")
-    other.get_by_role("button", name="Edit character").click()
+    bar_tool(other, "Edit character").click()
     expect(other.get_by_role("dialog").get_by_label("Notes")).to_have_value("Owes <b>money</b>.")
 
 
@@ -99,11 +101,11 @@ def test_a_same_named_character_is_replaced_only_when_the_player_says_yes(app, t
     fill(form, "DR", 3)
     fill(form, "My dice", "8 8 9 1 2")
     roll(app)  # spends 1 Luck: an undo is pending
-    undo = app.get_by_role("button", name=re.compile("^Undo last spend"))
+    undo = bar_tool(app, re.compile("^Undo last spend"))
     expect(undo).to_be_visible()
     exported = export(app, tmp_path)
 
-    app.get_by_role("button", name="Edit character").click()
+    bar_tool(app, "Edit character").click()
     dialog = app.get_by_role("dialog", name="Edit Vex")
     dialog.get_by_role("textbox", name="Name", exact=True).fill("VEX")
     dialog.get_by_label(re.compile(r"^Luck\b")).fill("0")

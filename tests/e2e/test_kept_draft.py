@@ -12,7 +12,7 @@ import test_two_tabs
 from playwright.sync_api import Locator, Page, expect
 from ready import wait_ready
 from test_page import fill, labelled, open_form
-from test_table import named_row, new_character, roll, sheet_part
+from test_table import bar_tool, named_row, new_character, roll, sheet_part
 
 DRAFT = "skillcheck.draft"
 tabs = test_two_tabs.tabs  # two pages of one new, empty profile, both ready
@@ -38,12 +38,12 @@ def stored(page: Page, key: str):
 
 
 def edit(page: Page, name: str) -> Locator:
-    page.get_by_role("button", name="Edit character").click()
+    bar_tool(page, "Edit character").click()
     return page.get_by_role("dialog", name=f"Edit {name}")
 
 
 def test_a_new_character_typed_then_reloaded_is_offered_back_and_restored(app):
-    app.get_by_role("button", name="New character").click()
+    bar_tool(app, "New character").click()
     editor = app.get_by_role("dialog", name="New character")
     editor.get_by_label("Name", exact=True).fill("Ana")
     labelled(editor, "Luck").fill("4")
@@ -99,7 +99,7 @@ def test_the_editor_opened_on_a_kept_draft_offers_it_and_typing_replaces_it(app)
     new_character(app, "Mara", luck=3)
     labelled(edit(app, "Mara"), "Luck").fill("7")
     reload(app)
-    app.get_by_role("button", name="New character").click()
+    bar_tool(app, "New character").click()
     editor = app.get_by_role("dialog", name="New character")
     inside = offer(editor, "unsaved changes to Mara from")
     expect(inside).to_be_visible()

@@ -11,7 +11,7 @@ import skillcheck
 from app import result_html
 from playwright.sync_api import expect
 from test_page import fill, open_form
-from test_table import LOG_ENTRIES, lockpicking_roll, roll, stock, stored_log
+from test_table import LOG_ENTRIES, bar_tool, lockpicking_roll, roll, stock, stored_log
 
 DICE = [1, 2, 9, 9, 3]  # Lockpicking 7 against DR 3: three natural successes, IoS 1 (basic)
 
@@ -51,9 +51,9 @@ def test_luck_is_offered_after_the_roll_and_spent_on_the_same_dice(app):
     assert (spend["before"], spend["after"]) == (5, 1)
     expect(app.locator(LOG_ENTRIES).first).to_contain_text("Critical", ignore_case=True)
 
-    app.get_by_role("button", name="Undo last spend (4 Luck)").click()
+    bar_tool(app, "Undo last spend (4 Luck)").click()
     expect(stock(app)).to_have_text("Luck 5 · XP 0")
-    expect(app.get_by_role("button", name=re.compile("^Undo last spend"))).to_be_hidden()
+    expect(bar_tool(app, re.compile("^Undo last spend"))).to_be_hidden()
 
 
 def test_a_roll_shown_again_from_the_log_offers_no_luck(app):

@@ -65,7 +65,7 @@ def stored_log(page: Page) -> dict:
 def new_character(page: Page, name: str, *, luck: int = 0, xp: int = 0, notes: str = "",
                   sheet=None) -> None:
     """Make a character in the editor; `sheet(dialog)` fills its sheet rows."""
-    page.get_by_role("button", name="New character").click()
+    bar_tool(page, "New character").click()
     dialog = page.get_by_role("dialog", name="New character")
     dialog.get_by_label("Name", exact=True).fill(name)
     labelled(dialog, "Luck").fill(str(luck))
@@ -129,6 +129,21 @@ def lockpicking_roll(page: Page, name: str, *, luck: int, dr: int, dice: str) ->
 
 def stock(page: Page) -> Locator:
     return page.locator("#who-stock")
+
+
+def open_more(page: Page) -> None:
+    """On a phone with a character picked, the bar's rarer tools sit behind "More for <name>":
+    opened, as a player would, when it is shown and closed (elsewhere they are always out)."""
+    more = page.get_by_role("button", name=re.compile("^More for "))
+    if more.is_visible() and more.get_attribute("aria-expanded") != "true":
+        more.click()
+
+
+def bar_tool(page: Page, name: str | re.Pattern, **options) -> Locator:
+    """A button of the character bar ("Edit character", "Undo last spend (1 Luck)"...), by its
+    name, with More opened first where they sit behind it (open_more)."""
+    open_more(page)
+    return page.get_by_role("button", name=name, **options)
 
 
 # --- the roll log -----------------------------------------------------------------------------
@@ -409,7 +424,7 @@ def test_a_characters_skill_fills_the_form_and_rolls(app):
     wait_ready(app)
     expect(app.get_by_label("Character", exact=True).locator("option:checked")).to_have_text(
         "Mara")
-    app.get_by_role("button", name="Edit character").click()
+    bar_tool(app, "Edit character").click()
     dialog = app.get_by_role("dialog", name="Edit Mara")
     part = sheet_part(dialog, "Card flip sheet")
     expect(labelled(part.get_by_role("group", name="Skill 1"), "Specialization")).to_have_value(
@@ -421,7 +436,7 @@ def test_a_characters_skill_fills_the_form_and_rolls(app):
 
 
 def test_a_bad_sheet_is_named_beside_its_box_and_nothing_is_saved(app):
-    app.get_by_role("button", name="New character").click()
+    bar_tool(app, "New character").click()
     dialog = app.get_by_role("dialog", name="New character")
     dialog.get_by_label("Name", exact=True).fill("Rook")
     part = sheet_part(dialog, "Card flip sheet")
@@ -484,9 +499,9 @@ def test_luck_is_spent_capped_at_the_stock_and_undone_once(app):
     app.reload()  # the stock and the undo survive a reload
     wait_ready(app)
     expect(stock(app)).to_have_text("Luck 1 · XP 0")
-    app.get_by_role("button", name="Undo last spend (1 Luck)").click()
+    bar_tool(app, "Undo last spend (1 Luck)").click()
     expect(stock(app)).to_have_text("Luck 2 · XP 0")
-    expect(app.get_by_role("button", name=re.compile("^Undo last spend"))).to_be_hidden()
+    expect(bar_tool(app, re.compile("^Undo last spend"))).to_be_hidden()
     expect(app.locator("#log-list .log-note").first).to_contain_text("Undone: Vex got 1")
     spends = [e for e in stored_log(app)["entries"] if e["kind"] in ("spend", "undo")]
     assert [(e["kind"], e["before"], e["after"]) for e in spends] == [("spend", 2, 1),
@@ -513,7 +528,7 @@ def test_xp_buys_insurance_only_as_far_as_it_goes(app):
     expect(app.locator("#result .outcome")).to_be_visible()
     expect(insurance).not_to_have_attribute("aria-invalid", "true")
     expect(app.locator("#form-fluke .field-error")).to_have_count(0)
-    app.get_by_role("button", name="Undo last spend (4 XP)").click()
+    bar_tool(app, "Undo last spend (4 XP)").click()
     expect(stock(app)).to_have_text("Luck 0 · XP 5")
     app.get_by_label("Character", exact=True).select_option("")  # without a character: as before
     expect(insurance).to_have_attribute("max", "20")
@@ -540,7 +555,7 @@ def test_names_and_notes_holding_html_are_shown_as_text_and_run_nothing(app):
     fill(form, "DR", 3)
     roll(app)
     expect(app.locator("#log-list .log-note").first).to_contain_text(f"{HOSTILE} spent 1 Luck")
-    app.get_by_role("button", name="Edit character").click()
+    bar_tool(app, "Edit character").click()
     expect(app.get_by_role("dialog").get_by_label("Notes")).to_have_value(
         HOSTILE + "\n<iframe src=x></iframe>")
     app.get_by_role("dialog").get_by_role("button", name="Cancel").click()
@@ -554,7 +569,7 @@ def test_names_and_notes_holding_html_are_shown_as_text_and_run_nothing(app):
 
 def test_deleting_a_character_asks_first(app):
     new_character(app, "Gone", luck=1)
-    app.get_by_role("button", name="Edit character").click()
+    bar_tool(app, "Edit character").click()
     app.get_by_role("dialog", name="Edit Gone").get_by_role("button", name="Delete").click()
     app.get_by_role("dialog", name=re.compile("^Delete Gone")).get_by_role(
         "button", name="Delete").click()

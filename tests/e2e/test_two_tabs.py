@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 from ready import wait_ready
 from test_page import fill, labelled, open_form
-from test_table import new_character, pick, pool_sheet, roll, stock, stored_log
+from test_table import bar_tool, new_character, pick, pool_sheet, roll, stock, stored_log
 from test_trust import run_python
 
 ENTRIES = "#log-list > li"
@@ -82,10 +82,10 @@ def test_two_tabs_spending_xp_of_one_character_both_count(tabs):
     expect(stock(a)).to_contain_text("XP 80")
     expect(stock(b)).to_contain_text("XP 80")
 
-    a.get_by_role("button", name="Undo last spend").click()
+    bar_tool(a, "Undo last spend").click()
     expect(stock(a)).to_contain_text("XP 90")
     expect(stock(b)).to_contain_text("XP 90")
-    expect(b.get_by_role("button", name="Undo last spend")).to_be_hidden()  # given back once
+    expect(bar_tool(b, "Undo last spend")).to_be_hidden()  # given back once
     assert stored(b, "skillcheck.characters")["characters"][0]["xp"] == 90
 
 
@@ -155,7 +155,7 @@ def clear_status(*pages: Page) -> None:
 def edit(page: Page) -> Locator:
     """The editor opened on Mara, in that tab brought to the front."""
     page.bring_to_front()
-    page.get_by_role("button", name="Edit character").click()
+    bar_tool(page, "Edit character").click()
     dialog = page.get_by_role("dialog", name="Edit Mara")
     expect(dialog).to_be_visible()
     return dialog

@@ -7,7 +7,7 @@ from __future__ import annotations
 import skillcheck
 from playwright.sync_api import expect
 from test_page import fill, open_form
-from test_table import lockpicking_roll, roll
+from test_table import bar_tool, lockpicking_roll, roll
 
 PICKERS = ".chip span, .segment span"
 
@@ -21,7 +21,7 @@ def test_counts_agree_with_their_nouns_and_helpers_stay_helpers(app):
     fill(form, "My dice", "8 8 9 1 2")
     roll(app)
     expect(app.locator("#log-list .log-note").first).to_contain_text("Vex spent 1 Luck (2 → 1).")
-    expect(app.get_by_role("button", name="Undo last spend (1 Luck)")).to_be_visible()
+    expect(bar_tool(app, "Undo last spend (1 Luck)")).to_be_visible()
     for part in ("#who", "#form-pool", "#result", "#log-list"):
         expect(app.locator(part)).not_to_contain_text("Luck points")
 
