@@ -27,7 +27,7 @@ def files(page: Page) -> Locator:
     open_more(page)
     tools = who(page).locator("details.who-files")
     if tools.get_attribute("open") is None:
-        tools.get_by_text("Move characters to another device").click()
+        tools.get_by_text("Move characters to another device", exact=True).click()
     return tools
 
 

@@ -88,7 +88,7 @@ def test_a_file_nested_100000_deep_is_refused_with_its_reason(fresh_context, boo
     (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
     scope = log_panel(page) if panel else page
     if not panel:
-        page.get_by_text("Move characters to another device").click()
+        page.get_by_text("Move characters to another device", exact=True).click()
     scope.get_by_label(label, exact=True).set_input_files(tmp_path / "deep.json")
     expect(page.locator(status)).to_contain_text("more than 100 levels deep")
     roll(page)

@@ -83,7 +83,7 @@ def test_the_gm_reads_the_partys_chances_and_taps_one_into_the_form(app):
         expect(button).to_have_accessible_name(f"Roll for {name}: Lockpicking")
         expect(button.locator("strong")).to_have_text(shown)
         expect(button.locator(".party-degrees")).to_contain_text(
-            re.compile(r"Basic Success [\d.]+ %"))
+            re.compile(r"Basic Success [\d.]+\s%"))
         if more:
             expect(button).to_contain_text(more)
         assert button.bounding_box()["height"] >= 44

@@ -66,7 +66,7 @@ def test_more_opens_the_rarer_tools_in_place_and_escape_closes_them(phone):
     expect(more).to_have_attribute("aria-expanded", "true")
     for tool in ("Edit character", "New character"):
         expect(phone.get_by_role("button", name=tool)).to_be_visible()
-    expect(phone.get_by_text("Move characters to another device")).to_be_visible()
+    expect(phone.get_by_text("Move characters to another device", exact=True)).to_be_visible()
     assert phone.locator(CONTROLS).evaluate_all(SMALL) == []
 
     edit.click()
