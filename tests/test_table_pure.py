@@ -189,6 +189,9 @@ def test_the_bar_speaks_of_a_difficulty_only_where_there_is_one():
                     "opponent’s side.")
     said = character_form.pick_said(MARA, "Athletics", "flip", "unopposed", "", "Climbing")
     assert "Specialization: Climbing (flip+1)" in said and "GM sets the difficulty" in said
+    said = character_form.pick_said(MARA, "Athletics", "flip", "unopposed", gm_set=True)
+    assert said == ("Mara: Athletics is in the form. The difficulty is the one the GM set on "
+                    "the party table.")
 
 
 def test_an_aspect_is_said_by_the_name_the_rules_give_it():

@@ -239,10 +239,11 @@ def _is_specialization(key: str) -> bool:
 
 
 def pick_said(character: dict, name: str, system: str, mode: str | None, side: str = "",
-              specialization: str = "") -> str:
+              specialization: str = "", gm_set: bool = False) -> str:
     """What the bar says after a pick filled the form (`mode` the form now shows, `side` the
     one filled): where it went, the specialization chosen, and what is left to set. An
-    opposed flip has no difficulty: the other side is what the pick is tested against."""
+    opposed flip has no difficulty: the other side is what the pick is tested against; a row
+    of the GM's party table (`gm_set`) brought the GM's difficulty with it."""
     said = [f"{character['name']}: {PAGES[system].pick.spelled.get(name, name)} is in the form"
             + (f", on the {side}’s side." if side else ".")]
     if specialization:
@@ -252,6 +253,8 @@ def pick_said(character: dict, name: str, system: str, mode: str | None, side: s
     if sides:
         other = next(s for s in sides if s != side)
         said.append(f"Fill in the {other}’s side.")
+    elif gm_set:
+        said.append("The difficulty is the one the GM set on the party table.")
     else:
         said.append("The GM sets the difficulty and modifiers.")
     return " ".join(said)

@@ -273,11 +273,13 @@ def pick(character_id: int | None) -> None:
     render()
 
 
-def fill_from(character: dict, name: str, fields: dict, chosen: str = "") -> None:
+def fill_from(character: dict, name: str, fields: dict, chosen: str = "",
+              gm_set: bool = False) -> None:
     """Put `fields` for the character's `name` into the shown system's form as a pick "From
     the sheet" does: in the kind of check and on the side it needs (`chosen`: the player's), the
     sheet's specialization chosen, and said in the bar. The GM's party table fills a row the
-    same way (main.py hands it over), a Basic skill not on the sheet with its unskilled fields."""
+    same way (main.py hands it over, `gm_set`), a Basic skill not on the sheet with its
+    unskilled fields."""
     system, mode = dom.chosen()
     specialization = character_form.saved_specialization(character, system, name)
     mode, values = character_form.form_values(system, mode, name, fields, chosen,
@@ -288,7 +290,8 @@ def fill_from(character: dict, name: str, fields: dict, chosen: str = "") -> Non
     shown = mode or dom.chosen()[1]
     side = character_form.side_for(system, shown, chosen)
     said = specialization if character_form.chose_specialization(values) else ""
-    say(character_form.pick_said(character, name, system, shown, side, said), aside=True)
+    say(character_form.pick_said(character, name, system, shown, side, said, gm_set),
+        aside=True)
 
 
 @when("change", "#who-side")

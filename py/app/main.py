@@ -235,7 +235,7 @@ def play_for(system: str, character_id: int, skill: str, fields: dict, asked: di
     character = characters_panel.picked()
     if character is None:  # deleted in another tab since the table was drawn
         return
-    characters_panel.fill_from(character, skill, fields)
+    characters_panel.fill_from(character, skill, fields, gm_set=True)
     form = dom.active_form()
     dom.set_values(form, {"secret": False, **asked})
     dom.sync(form)

@@ -104,7 +104,9 @@ def test_the_gm_reads_the_partys_chances_and_taps_one_into_the_form(app):
     expect(gm.get_by_label("Character", exact=True)).to_have_value(re.compile(r"\d"))
     expect(gm.get_by_label("Character", exact=True).locator("option:checked"))\
         .to_have_text("Mara")
-    expect(gm.locator("#who-status")).to_contain_text("Mara: Lockpicking is in the form")
+    expect(gm.locator("#who-status")).to_have_text(
+        "Mara: Lockpicking is in the form. The difficulty is the one the GM set on the party "
+        "table.")  # not "The GM sets the difficulty": on the GM's own phone the GM just did
 
     gm.go_back()  # the GM's side again, as it was left
     expect(side.get_by_role("button", name="Roll for Mara: Lockpicking")).to_be_visible()
