@@ -114,6 +114,14 @@ def test_bonus_leftover_is_not_spent():
 def test_bonus_too_small_for_any_die():
     result = resolve(pool(trait=3, skill=5, dr=1, bonus=1, dice=[1, 7, 9]))
     assert (result["bonus_used"], result["adjusted"], result["outcome"]) == (0, [1, 7, 9], "basic")
+    assert "Bonus 1 is too little to turn a die into a success." in result["explain"]
+
+
+def test_a_bonus_with_every_die_a_success_is_said_not_needed():
+    result = resolve(pool(trait=3, skill=5, dr=1, bonus=1, dice=[1, 2, 5]))
+    assert result["bonus_used"] == 0
+    assert "Bonus 1 is not needed: every die is a success already." in result["explain"]
+    assert not any("too little" in line for line in result["explain"])
 
 
 # Skill 5, DR 4, one natural success and five 6s (one point each): each point buys a success.

@@ -271,6 +271,8 @@ def _explain_points(dice: list[int], pool: Check, points: Spend, successes: int)
         paid = [*([f"{points.bonus_used} of {pool.bonus} Bonus"] if points.bonus_used else []),
                 *([f"{points.luck_used} Luck"] if points.luck_used else [])]
         said.append(f"Spent {' and '.join(paid)} to lower {lowered}.")
+    elif pool.bonus and all(face <= pool.skill for face in dice):
+        said.append(f"Bonus {pool.bonus} is not needed: every die is a success already.")
     elif pool.bonus:
         said.append(f"Bonus {pool.bonus} is too little to turn a die into a success.")
     if pool.luck_spend is not None:
