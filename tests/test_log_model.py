@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import skillcheck
-from app import collection, log_model
+from app import collection, log_html, log_model
 from app.log_model import (
     LOG_KEY,
     LogFileError,
@@ -230,6 +230,8 @@ def test_reveal_is_linked_to_the_secret_check(log):
                                                  "success": True, "request": request})
     assert reveal["kind"] == "reveal" and reveal["reveals"] == secret["id"]
     assert reveal["summary"].startswith("Revealed: ")
+    line = log_html.entry_html(reveal, str)  # the list says "Revealed" once, before the outcome
+    assert line.count("Revealed") == 1 and "Revealed: Success" in line
     with pytest.raises(ValueError, match="not a secret check"):
         log.record_reveal(reveal["id"], pool_result())
 

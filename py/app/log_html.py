@@ -39,8 +39,8 @@ def entry_title(entry: dict) -> str:
 
 def entry_html(entry: dict, when: Callable[[str], str], shown: int | None = None) -> str:
     """One entry as a list item: two short lines (who and what · the time; the outcome, the
-    inputs and the draw), a button that shows it as a QR code (a check or a reveal) and one
-    that deletes it. The entry `shown` in the result is marked."""
+    inputs and the draw; tapped, a check or a reveal is shown again in the result, where Show
+    QR draws it) and a button that deletes it. The entry `shown` in the result is marked."""
     time = (f'<time class="log-when" datetime="{escape(entry["time"])}">'
             f"{escape(when(entry['time']))}</time>")
     named = escape(entry_title(entry))
@@ -53,8 +53,9 @@ def entry_html(entry: dict, when: Callable[[str], str], shown: int | None = None
                 f'<span class="log-summary">{escape(entry["summary"])}</span></p>{delete}</li>')
     outcome = regraded(entry) or outcome_name(entry["request"].get("system", ""),
                                               entry["outcome"])  # as headlined
-    if entry["kind"] == "reveal":
-        outcome = f"Revealed: {outcome}"
+    summary = entry["summary"]
+    if entry["kind"] == "reveal":  # said once, before the outcome, not again before the summary
+        outcome, summary = f"Revealed: {outcome}", summary.removeprefix("Revealed: ")
     withdrawn = "withdrawn" in entry  # kept, struck through and said: the table trusts the log
     if withdrawn:
         outcome = f"Withdrawn: {outcome}"
@@ -69,7 +70,7 @@ def entry_html(entry: dict, when: Callable[[str], str], shown: int | None = None
                else "")
             + f'<span class="log-detail"><span class="log-outcome {tone(entry["success"])}">'
             + f'{escape(outcome)}</span> '
-            + f'<span class="log-summary">{escape(entry["summary"])}</span>'
+            + f'<span class="log-summary">{escape(summary)}</span>'
             + (f' <span class="log-draw">· {escape(draw)}</span>' if draw else "")
             + "</span></button>" + delete + "</li>")
 
