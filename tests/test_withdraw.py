@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 import skillcheck
 from app import spending
-from app.characters import Roster, SpendError
+from app.characters import Roster, SpendError, already_spent
 from app.log_html import entry_html
 from app.log_model import RollLog, WithdrawError, counts, read_entry
 from app.storage import FieldError, MemoryStorage
@@ -116,7 +116,7 @@ def test_an_older_spend_given_back_leaves_the_newest_for_undo_last_spend():
     table.roll(mara, pool(luck=2, luck_spend=2))
     spending.withdraw(table.roster, table.log, older["id"])
     assert table.luck(mara) == 4
-    record, _ = spending.undo(table.roster, table.log, mara)  # the newer roll's 2
+    record = spending.undo(table.roster, table.log, mara).record  # the newer roll's 2
     assert record["amount"] == 2 and table.luck(mara) == 6
 
 
@@ -206,17 +206,136 @@ def test_withdrawing_every_roll_gives_back_exactly_what_was_spent_and_not_undone
         luck = table.luck(mara)
         if step == "roll" and luck >= 2:
             rolls.append(table.roll(mara, pool(luck=min(luck, 4), luck_spend=2)))
-        elif (step == "more" and rolls and luck >= 2 and rolls[-1]["request"]["luck"] == 4
-              and rolls[-1]["request"]["luck_spend"] == 2):
-            rolls[-1] = table.choose(mara, rolls[-1], 4, 2)
+        elif step == "more" and rolls and rolls[-1]["request"]["luck"] == 4:
+            shown = table.log.get(rolls[-1]["id"])  # as an undo may have judged it again
+            already = already_spent(skillcheck.resolve(shown["request"]))
+            if already in (0, 2) and luck >= 4 - already:
+                rolls[-1] = table.choose(mara, shown, 4, already)
         elif step == "undo":
             with contextlib.suppress(SpendError):
                 spending.undo(table.roster, table.log, mara)
+        assert every_roll_holds_what_it_paid(table)
     for entry in rolls:
         spending.withdraw(table.roster, table.log, entry["id"])
     assert table.luck(mara) == start
     assert all(not counts(table.log.get(entry["id"])) for entry in rolls)
     assert table.log.last_check() is None
+
+
+def every_roll_holds_what_it_paid(table: Table) -> bool:
+    """Each roll that counts spends, judged on its draw, exactly the Luck or XP its spends
+    still hold (those not given back)."""
+    entries = table.log.items()
+    undone = {e["undoes"] for e in entries if e["kind"] == "undo"}
+    for check in (e for e in entries if e["kind"] == "check" and counts(e)):
+        held = sum(e["amount"] for e in entries if e["kind"] == "spend"
+                   and e["check"] == check["id"] and e["id"] not in undone)
+        if already_spent(skillcheck.resolve(check["request"])) != held:
+            return False
+    return True
+
+
+# ---- Undo last spend: the roll it paid for no longer keeps what it bought -----------------------
+
+def test_luck_chosen_after_the_roll_and_undone_puts_the_roll_back_as_first_judged():
+    table = Table()
+    mara = table.mara(luck=5)
+    entry = table.roll(mara, pool(luck=4))
+    assert entry["outcome"] == "basic" and table.luck(mara) == 5
+    entry = table.choose(mara, entry, 2, 0)
+    assert entry["outcome"] == "success" and table.luck(mara) == 3
+    undone = spending.undo(table.roster, table.log, mara)
+    assert table.luck(mara) == 5
+    assert undone.entry["id"] == entry["id"] and undone.entry["time"] == entry["time"]
+    assert undone.entry["outcome"] == "basic" == undone.result["outcome"]
+    assert "luck_spend" not in undone.entry["request"]
+    assert undone.result["luck_offers"][0] == {"luck_spend": 2, "outcome": "success"}
+    assert undone.text == ("Undone: Mara got 2 Luck back (3 → 5). The roll it paid for is "
+                           "judged without it: Basic Success.")
+    assert table.log.get(entry["id"]) == undone.entry
+    assert [e["kind"] for e in table.log.entries()] == ["undo", "spend", "check"]
+    assert every_roll_holds_what_it_paid(table)
+
+
+def test_the_second_of_two_choices_undone_leaves_the_first():
+    table = Table()
+    mara = table.mara(luck=5)
+    entry = table.roll(mara, pool(luck=4))
+    entry = table.choose(mara, entry, 2, 0)
+    entry = table.choose(mara, entry, 4, 2)
+    assert entry["outcome"] == "critical" and table.luck(mara) == 1
+    undone = spending.undo(table.roster, table.log, mara)
+    assert table.luck(mara) == 3
+    assert undone.entry["request"]["luck_spend"] == 2
+    assert undone.entry["outcome"] == skillcheck.resolve(pool(luck=4, luck_spend=2))["outcome"]
+    assert every_roll_holds_what_it_paid(table)
+
+
+def test_luck_the_roll_itself_spent_undone_leaves_the_dice_alone():
+    table = Table()
+    mara = table.mara(luck=3)
+    entry = table.roll(mara, {**pool(luck=3), "dr": 4})  # 2 Luck reach DR 4
+    assert entry["outcome"] == "barely" and table.luck(mara) == 1
+    undone = spending.undo(table.roster, table.log, mara)
+    assert table.luck(mara) == 3
+    assert undone.entry["outcome"] == "failure" and undone.entry["request"]["luck"] == 0
+    assert every_roll_holds_what_it_paid(table)
+
+
+def test_insurance_undone_judges_the_fluke_roll_without_it():
+    table = Table()
+    mara = table.mara(xp=10)
+    request = {"system": "fluke", "dice_count": 4, "base": 12, "insurance": 2,
+               "dice": [1, 1, 6, 6]}
+    entry = table.roll(mara, request)
+    undone = spending.undo(table.roster, table.log, mara)
+    assert table.roster.get(mara)["xp"] == 10
+    assert undone.entry["request"]["insurance"] == 0
+    assert undone.entry["outcome"] == skillcheck.resolve({**request, "insurance": 0})["outcome"]
+    assert undone.entry["id"] == entry["id"] and every_roll_holds_what_it_paid(table)
+
+
+def test_luck_a_reveal_spent_undone_judges_the_reveal_without_it():
+    """A secret roll's Luck is spent when the GM reveals the DR (to reach it): given back, the
+    reveal stands at the dice alone, still a reveal of the same secret check."""
+    table = Table()
+    mara = table.mara(luck=3)
+    secret, _ = table.log.record_check(skillcheck.resolve(
+        {**pool(luck=3), "secret": True, "dr": None}))
+    request = {**secret["request"], "dr": 4}
+    judged = spending.judge(table.roster, table.log, mara, request, skillcheck.resolve,
+                            lambda result: table.log.record_reveal(secret["id"], result))
+    assert judged.entry["outcome"] == "barely" and table.luck(mara) == 1
+    undone = spending.undo(table.roster, table.log, mara)
+    assert table.luck(mara) == 3
+    reveal = table.log.get(judged.entry["id"])
+    assert (reveal["kind"], reveal["reveals"], reveal["outcome"]) == (
+        "reveal", secret["id"], "failure")
+    assert reveal["summary"].startswith("Revealed: ") and undone.entry == reveal
+
+
+def test_a_spend_whose_roll_is_gone_is_simply_given_back():
+    table, mara, entry = two_luck_spent()
+    table.log.delete(entry["id"])
+    undone = spending.undo(table.roster, table.log, mara)
+    assert undone.entry is None and undone.result is None and table.luck(mara) == 5
+    assert undone.text == "Undone: Mara got 2 Luck back (3 → 5)."
+
+
+def test_a_spend_no_judgement_takes_out_is_refused_and_changes_nothing():
+    """A spend linked to a roll that, judged on its draw, spends nothing (a log made by
+    another version of the page, say): no judgement spends 2 less than nothing."""
+    table = Table()
+    mara = table.mara(luck=5)
+    entry, _ = table.log.record_check(skillcheck.resolve(pool()))
+    _, record, _ = table.roster.spend(mara, skillcheck.resolve(pool(luck=2, luck_spend=2)))
+    table.log.record_spend(record, entry["id"])
+    before = (table.storage.get("skillcheck.log"), table.storage.get("skillcheck.characters"))
+    with pytest.raises(SpendError, match="part of the roll it paid for"):
+        spending.undo(table.roster, table.log, mara)
+    assert (table.storage.get("skillcheck.log"),
+            table.storage.get("skillcheck.characters")) == before
+    assert table.log.get(entry["id"])["outcome"] == entry["outcome"]
 
 
 # ---- a roll from another phone, added to the table log (issue 38.2) -----------------------------

@@ -309,14 +309,16 @@ async def on_undo(event) -> None:
     character_id = session.picked
     pressed = document.activeElement.id == "who-undo"
     try:  # the last spend as stored now: an undo in another tab has already given it back
-        undo, warnings = await browser.change(
+        undone = await browser.change(
             lambda: spending.undo(roster(), log_panel.log(), character_id))
     except SpendError as error:
         say(str(error))
         render()
         return
-    say(" ".join([undo["text"], *warnings]))
+    say(" ".join([undone.text, *undone.warnings]))
     render()
+    if undone.entry is not None:  # the roll it paid for, judged again: shown so, if it is
+        session.rejudged(undone.entry, undone.result)
     log_panel.render()
     if pressed and picked():  # Undo is gone now: the focus goes to its neighbour, not the page
         web.page["who-edit"]._dom_element.focus()

@@ -297,18 +297,20 @@ class RollLog(Collection):
 
     def amend_check(self, check_id: int, result: dict, seed: int | None = None,
                     who: dict | None = None) -> tuple[dict, list[str]]:
-        """The player's later choice on a logged check (another card kept): the entry now says
-        what was chosen and keeps its id and time, so one flip stays one entry. A check no
-        longer in the log (cleared or replaced meanwhile) is logged afresh. `seed`: a side
-        flipped afresh drew from the page's seed."""
+        """The player's later choice on a logged check (another card kept), or a spend given back
+        on a check or a reveal: the entry now says what was chosen and keeps its id and time
+        (and its kind), so one flip stays one entry. A check no longer in the log (cleared or
+        replaced meanwhile) is logged afresh. `seed`: a side flipped afresh drew from the
+        page's seed."""
         self.refresh()
         earlier = self.get(check_id)
-        if (earlier is None or earlier["kind"] != "check"
+        if (earlier is None or earlier["kind"] not in ("check", "reveal")
                 or earlier["system"] != result["system"]):
             return self.record_check(result, seed=seed, who=who)
         request = result["request"]
         seeded = {} if seed is None else {"seed": seed}
-        row = checked({**earlier, "summary": summarize(request, result),
+        said = "Revealed: " if earlier["kind"] == "reveal" else ""
+        row = checked({**earlier, "summary": said + summarize(request, result),
                        "outcome": result["outcome"], "success": result["success"],
                        "request": request, **seeded}, self._next_id)
 

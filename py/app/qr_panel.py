@@ -1,8 +1,8 @@
 """QR codes on screen: a code big enough for another phone's camera across a table, in the page's
 <dialog id="qr-dialog"> with what it holds in a line under it and its link to copy (Escape or
-Close closes it, and focus goes back where it was). "Show QR" under a result and on each log
-entry shows that roll's replay link this way; a shared log's codes are shown in turn
-(`show_codes`).
+Close closes it, and focus goes back where it was). "Show QR" under a result (a roll rolled, or
+tapped in the log) shows that roll's replay link this way, unless it was withdrawn; a shared
+log's codes are shown in turn (`show_codes`).
 
 The QR library (qrcode-generator, vendored by build.py) is imported the first time a code is
 drawn, never at boot; the service worker keeps it, so codes are drawn offline too. `code_rows`
@@ -194,5 +194,5 @@ async def on_copy(event) -> None:
 @browser.guarded
 async def on_result_qr(event) -> None:
     shown = session.shown
-    if shown is not None:
+    if shown is not None and not shown.withdrawn:  # its button is hidden then (result_panel)
         await show_roll(shown.result, shown.time or stamp(utc_now()), shown.who, shown.seeded)

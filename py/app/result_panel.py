@@ -46,7 +46,7 @@ NOTHING_TO_REVEAL = ("No secret roll on this phone was made with a GM's code, so
 session: Session  # handed in by main.py at boot (start), with the panels it calls:
 log_panel: ModuleType  # record, writer, render, showing, entry_of, log
 characters_panel: ModuleType  # picked, who, pays, check_spend, within_stock, paid, render,
-# affordable, offers_gone
+# affordable, offers_gone, say
 
 
 def start(booted: Session, log: ModuleType, characters: ModuleType) -> None:
@@ -56,6 +56,7 @@ def start(booted: Session, log: ModuleType, characters: ModuleType) -> None:
     last_check = session.log and session.log.last_check()
     session.again = last_check["request"] if last_check else None
     session.again_who = who_of(last_check) if last_check else None
+    session.rejudged = rejudged
     web.page["share-honesty"].textContent = links.HONESTY
     tools()
 
@@ -155,6 +156,16 @@ async def _choose(result: dict, earlier: Shown) -> None:
     characters_panel.paid(judged)
     present(judged.result, earlier.who, False, entry=judged.entry)
     log_panel.render()
+
+
+def rejudged(entry: dict, result: dict) -> None:
+    """A logged roll judged again without a spend given back ("Undo last spend"): shown so, when
+    it is the roll on screen, its Luck offers open again; the bar says what happened."""
+    shown = session.shown
+    if shown is None or shown.entry is None or shown.entry["id"] != entry["id"]:
+        return
+    shown.result, shown.entry = result, entry
+    show(shown, heard=False)
 
 
 def restock() -> None:
@@ -359,7 +370,8 @@ def clear(button: str) -> None:
 
 
 def tools() -> None:
-    """Re-roll, Share (and Show QR) and the GM's reveal, for what the panel shows."""
+    """Re-roll, Share (and Show QR) and the GM's reveal, for what the panel shows: a withdrawn
+    roll is not shared, as sharing the log leaves it out."""
     shown = session.shown
     result = shown and shown.result
     web.page["result-tools"].hidden = not (shown or session.again)
@@ -368,9 +380,10 @@ def tools() -> None:
     if session.again is not None:  # what it repeats, whatever the form shows now
         web.page["roll-again"].textContent = "Re-roll " + title(session.again,
                                                                 **(session.again_who or {}))
-    web.page["share"].hidden = result is None
-    web.page["share-copy"].hidden = result is None
-    web.page["share-qr"].hidden = result is None
+    withdrawn = bool(shown and shown.withdrawn)  # it counts nowhere, so it goes nowhere
+    for control in ("share", "share-copy", "share-qr"):
+        web.page[control].hidden = result is None or withdrawn
+    web.page["share-withdrawn"].hidden = not withdrawn
     web.page["share-box"].hidden = True
     web.page["roll-add"].hidden = not addable(shown)
     web.page["add-status"].textContent = ""
@@ -504,6 +517,8 @@ async def on_undo(event) -> None:
         web.page["roll-undo"].disabled = False
     shown.withdrawn, shown.entry = True, withdrawn.entry
     characters_panel.render()
+    if withdrawn.given:  # the bar said what the roll spent: now, what came back
+        characters_panel.say(" ".join(withdrawn.given))
     if session.shown is shown:
         show(shown, notes=[" ".join(["Withdrawn: this roll no longer counts; the log keeps it "
                                      "struck through.", *withdrawn.given]), *withdrawn.warnings],
@@ -525,9 +540,10 @@ def on_roll_again(event) -> bool:
 
 
 def _shared() -> tuple[str, str] | None:
-    """(replay link, chat line) of the roll shown, or None when nothing is shown."""
+    """(replay link, chat line) of the roll shown, or None when nothing is shown, or it was
+    withdrawn (its buttons are hidden then: a tap already on its way finds nothing)."""
     shown = session.shown
-    if shown is None:
+    if shown is None or shown.withdrawn:
         return None
     url = links.share_url(str(window.location.href), shown.result,
                           shown.time or stamp(utc_now()), shown.seeded, shown.who)

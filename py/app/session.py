@@ -68,6 +68,7 @@ class Session:
     draft_kept: str | None = None  # the editor's draft as this tab last wrote or restored it
     filled: tuple[str, str, dict] | None = None  # (system, sheet's name, values) of the last pick
     fill_form: Callable[[str | None, dict], None] | None = None  # main.py's: a pick's values
+    rejudged: Callable[[dict, dict], None] | None = None  # result_panel's: (entry, result)
     # the form
     odds_task: object | None = None  # the pending odds refresh (an asyncio task)
     noted: list[tuple[object, str]] = field(default_factory=list)  # (form, field) notes shown

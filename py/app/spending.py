@@ -14,8 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import skillcheck
+
 from .characters import Roster, SpendError, already_spent, capped_text, within_limits
-from .log_model import RollLog
+from .links import MissingDraw, replay
+from .log_model import RollLog, counts
+from .systems import outcome_name
+from .tonight import judged_bare
 
 Logged = tuple[dict, list[str]]  # a log entry and the warnings its save gave
 
@@ -64,10 +69,64 @@ def choose(roster: Roster, log: RollLog, character_id: int, result: dict, alread
     return out
 
 
-def undo(roster: Roster, log: RollLog, character_id: int) -> tuple[dict, list[str]]:
-    """The character's last spend, as stored now, given back and logged in one step."""
+@dataclass
+class Undone:
+    """A character's last spend given back ("Undo last spend"), as this step saved it."""
+
+    record: dict  # the undo record (characters.undo_spend)
+    entry: dict | None = None  # the roll it paid for, judged again without it: its entry
+    result: dict | None = None  # and that judgement
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """What the player is told: what came back, and what the roll stands at now."""
+        if self.result is None:
+            return self.record["text"]
+        outcome = outcome_name(self.result["system"], self.result["outcome"])
+        return f"{self.record['text']} The roll it paid for is judged without it: {outcome}."
+
+
+def undo(roster: Roster, log: RollLog, character_id: int) -> Undone:
+    """The character's last spend, as stored now, given back and logged in one step. A roll it
+    paid for that still counts is judged again on its draw without it (`judged_without`), its
+    log entry amended: no roll keeps what its points bought once they are given back. A spend
+    no judgement can take out is refused (SpendError), and nothing changes."""
+    log.refresh()
+    spend = log.newest_spend(character_id)
+    check = spend and spend["check"] is not None and log.get(spend["check"])
+    undone = {e["undoes"] for e in log.items() if e["kind"] == "undo"}
+    paid_for = (check if check and check["kind"] in ("check", "reveal") and counts(check)
+                and spend["id"] not in undone else None)
+    result = judged_without(paid_for["request"], spend["amount"]) if paid_for else None
+    if paid_for and result is None:
+        raise SpendError(f"That spend is part of the roll it paid for ({paid_for['summary']}) "
+                         "and cannot be taken out of it alone: withdraw the roll with its "
+                         "Undo, or change the stock in Edit character.")
     _, record, warnings = roster.undo(character_id)
-    return record, warnings + log.record_undo(record)[1]
+    out = Undone(record, result=result, warnings=warnings)
+    if paid_for:
+        out.entry, amended = log.amend_check(paid_for["id"], result)
+        out.warnings += amended
+    out.warnings += log.record_undo(record)[1]
+    return out
+
+
+def judged_without(request: dict, amount: int) -> dict | None:
+    """The logged check `request` judged again on its own draw with its last `amount` of points
+    given back: as it stood before its last Luck choice (as first judged, or an earlier offer),
+    else with no points offered at all — the first of those that spends exactly `amount` less.
+    None when none does, or when the rules can no longer judge it."""
+    try:
+        target = already_spent(replay(request)) - amount
+        first = {key: value for key, value in request.items() if key != "luck_spend"}
+        judged = replay(first)
+        tries = [judged, *(replay({**first, "luck_spend": offer["luck_spend"]})
+                           for offer in judged.get("luck_offers") or []),
+                 replay(judged_bare(request))]
+    except (skillcheck.InvalidRequest, MissingDraw):
+        return None
+    return next((result for result in tries if already_spent(result) == target), None)
 
 
 @dataclass

@@ -54,6 +54,17 @@ def test_luck_is_offered_after_the_roll_and_spent_on_the_same_dice(app):
     bar_tool(app, "Undo last spend (4 Luck)").click()
     expect(stock(app)).to_have_text("Luck 5 · XP 0")
     expect(bar_tool(app, re.compile("^Undo last spend"))).to_be_hidden()
+    # The Luck given back, the roll no longer keeps what it bought: the dice as first judged,
+    # in the result, its offers open again, and in the log.
+    expect(app.locator("#who-status")).to_have_text(
+        "Undone: Vex got 4 Luck back (1 → 5). The roll it paid for is judged without it: "
+        "Basic Success.")
+    expect(result.locator(".headline")).to_contain_text("Basic Success")
+    expect(result.locator('[data-fact="luck_used"] dd')).to_have_text("0")
+    expect(offers.get_by_role("button")).to_have_count(2)
+    expect(app.locator(LOG_ENTRIES).first).to_contain_text("Basic", ignore_case=True)
+    undone = next(e for e in stored_log(app)["entries"] if e["id"] == rolled["id"])
+    assert (undone["outcome"], undone["request"]) == ("basic", shown["request"])
 
 
 def test_a_roll_shown_again_from_the_log_offers_no_luck(app):

@@ -30,11 +30,14 @@ def test_undo_withdraws_the_roll_keeps_it_struck_through_and_gives_the_luck_back
     expect(result).to_contain_text("Withdrawn: this roll no longer counts")
     expect(result).to_contain_text("Roll withdrawn: Vex got 4 Luck back (1 → 5).")
     expect(stock(app)).to_have_text("Luck 5 · XP 0")
+    expect(app.locator("#who-status")).to_have_text(  # no longer what the roll spent
+        "Roll withdrawn: Vex got 4 Luck back (1 → 5).")
     # Nothing more to play on it, and nothing left for "Undo last spend" to give back twice.
     expect(result.locator(".luck-offer")).to_have_count(0)
     expect(app.get_by_role("button", name=UNDO)).to_be_hidden()
     expect(app.locator("#result-heading")).to_be_focused()  # before More is pressed, below
     expect(bar_tool(app, "Undo last spend", exact=False)).to_be_hidden()
+    not_shared(app)
 
     entry = app.locator(LOG_ENTRIES).first
     expect(entry).to_contain_text("Withdrawn: Critical Success")
@@ -53,6 +56,17 @@ def test_undo_withdraws_the_roll_keeps_it_struck_through_and_gives_the_luck_back
     expect(result.locator(".headline")).to_contain_text("Withdrawn")
     expect(result).to_contain_text("this roll was taken back and no longer counts")
     expect(app.get_by_role("button", name=UNDO)).to_be_hidden()
+    not_shared(app)
+
+
+def not_shared(app) -> None:
+    """A withdrawn roll counts nowhere, so it goes nowhere: no Share, Copy as text or Show QR
+    (another phone would take its link for a roll that stands), and the page says why."""
+    tools = app.locator("#result-tools")
+    for name in ("Share", "Copy as text", "Show QR"):
+        expect(tools.get_by_role("button", name=name, exact=True)).to_be_hidden()
+    said = "A withdrawn roll is not shared: it no longer counts."
+    expect(tools.get_by_text(said)).to_be_visible()
 
 
 def test_undo_is_offered_for_the_newest_roll_only_until_the_next(app):
