@@ -96,8 +96,21 @@ def perform(request: dict, animate: bool, refit: bool = False, again: bool = Fal
             and already_spent(result) > already_spent(earlier.result)):
         browser.spawn(_choose(result, earlier))
         return True
-    log_panel.record(present(result, who, animate), amends=earlier)
+    log_panel.record(refitted(result, earlier) if earlier else present(result, who, animate),
+                     amends=earlier)
     return True
+
+
+def refitted(result: dict, earlier: Shown, entry: dict | None = None) -> Shown:
+    """The check shown judged again on its draw (another card kept, Luck spent), in its place
+    (its log `entry`, when already amended). One the GM revealed stays revealed, under the GM's
+    note, and Re-roll still repeats the secret check, not the difficulty the GM gave away."""
+    if not earlier.revealed:
+        return present(result, earlier.who, False, entry=entry)
+    shown = Shown(result, entry=entry or earlier.entry, time=earlier.time, who=earlier.who,
+                  revealed=True, seeded=earlier.seeded, said=earlier.said)
+    show(shown)
+    return shown
 
 
 def present(result: dict, who: dict | None, animate: bool, notes: list[str] = (),
@@ -154,7 +167,7 @@ async def _choose(result: dict, earlier: Shown) -> None:
             browser.say(str(error))
         return
     characters_panel.paid(judged)
-    present(judged.result, earlier.who, False, entry=judged.entry)
+    refitted(judged.result, earlier, judged.entry)
     log_panel.render()
 
 
@@ -172,7 +185,7 @@ def restock() -> None:
     """The characters changed in another tab: the Luck offers shown are drawn again from the
     stock stored now, and the player told when some can no longer be paid."""
     shown = session.shown
-    if shown is None or shown.source or shown.revealed:
+    if shown is None or not shown.luck_open:
         return
     offers = shown.result.get("luck_offers") or []
     left = characters_panel.affordable(shown.result)
@@ -244,11 +257,12 @@ def show(shown: Shown, animate: bool = False, notes: list[str] = (), heard: bool
     announce = announce_html(result) if is_secret(result) else ""
     heading = title(result["request"], **(shown.who or {}))
     glance = landed_html(result) + knobs_html(result)
-    offers = shown.playable
+    # the cards to keep instead while it is open; Luck also once the GM has revealed it
+    offers = shown.playable or (shown.luck_open and bool(result.get("luck_offers")))
     if offers:  # only what the picked character can still pay
         result = {**result, "luck_offers": characters_panel.affordable(result)}
     web.page["result"].innerHTML = source + announce + result_html.result_html(
-        result, animate=animate, notes=tuple(notes), heading=heading, offers=offers,
+        result, animate=animate, notes=(*shown.said, *notes), heading=heading, offers=offers,
         seeded=shown.seeded, withdrawn=shown.withdrawn, glance=glance, why_open=why_open())
     focus_again(focused)
     log_panel.showing(shown)
@@ -443,10 +457,14 @@ def on_choose(event) -> None:
     judged again on the same draw."""
     button = event.target.closest("[data-keep], [data-luck-spend]")
     shown = session.shown
-    if is_none(button) or shown is None or not shown.playable:
-        return  # a roll shown again is not played again, nor one judged or withdrawn
+    if is_none(button) or shown is None:
+        return
+    keep = button.hasAttribute("data-keep")
+    if not (shown.playable or (shown.luck_open and not keep)):
+        return  # a roll shown again is not played again, nor one withdrawn; one the GM
+        # revealed takes Luck, never another card (the GM's difficulty is known by then)
     request = shown.result["request"]
-    if button.hasAttribute("data-keep"):
+    if keep:
         request = forms.with_value(request, button.getAttribute("data-keep-path"),
                                    int(button.getAttribute("data-keep")))
     else:
@@ -642,10 +660,12 @@ def open_reveal(fragment: str) -> None:
 
 def _revealed(secret: Shown, result: dict, difficulty: dict, note: str | None = None,
               entry: dict | None = None) -> Shown:
-    revealed = Shown(result, source=secret.source, entry=entry, time=secret.time,
-                     who=secret.who, revealed=True, seeded=secret.seeded)
-    show(revealed, notes=[revealed_note(difficulty, result.get("verified", False)),
-                          *([note] if note else [])])
+    # judged now, on this phone: no longer a roll "shown again" (unless another phone's link)
+    source = "link" if secret.source == "link" else None
+    revealed = Shown(result, source=source, entry=entry, time=secret.time,
+                     who=secret.who, revealed=True, seeded=secret.seeded,
+                     said=(revealed_note(difficulty, result.get("verified", False)),))
+    show(revealed, notes=[note] if note else [])
     scroll_to_result(block="start")  # the verdict's headline, not the reveal box, in view
     return revealed
 

@@ -23,8 +23,9 @@ from .storage import Storage
 
 @dataclass
 class Shown:
-    """The roll on screen. `source` None: rolled here, so its draw may still be played (another
-    card kept, Luck spent); "log" or "link": shown again, never played again."""
+    """The roll on screen. `source` None: rolled here (or this phone's secret roll judged here
+    by the GM's reveal), so its draw may still be played (another card kept, Luck spent);
+    "log" or "link": shown again, never played again."""
 
     result: dict
     source: str | None = None  # None | "log" | "link"
@@ -34,11 +35,18 @@ class Shown:
     who: dict | None = None  # whom it was rolled for: {"name", and "skill" when the sheet's}
     seeded: bool = False  # drawn from a ?seed page's sequence: marked wherever it is shown
     withdrawn: bool = False  # taken back with Undo: shown struck through, never played again
+    said: tuple[str, ...] = ()  # notes that stay over it however it is redrawn (the GM's reveal)
 
     @property
     def playable(self) -> bool:
         """Rolled here and still open: another card may be kept, Luck spent, or it undone."""
         return self.source is None and not self.revealed and not self.withdrawn
+
+    @property
+    def luck_open(self) -> bool:
+        """Luck may still be spent on its dice: rolled here and not withdrawn, the GM's reveal
+        included — "the DR is secret: Luck is chosen once the GM reveals it" (the rules)."""
+        return self.source is None and not self.withdrawn
 
 
 @dataclass

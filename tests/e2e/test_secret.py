@@ -13,6 +13,7 @@ from ready import wait_ready
 from test_page import error_beside, fill, labelled, open_form, result_images
 from test_table import (
     LOG_ENTRIES,
+    bar_tool,
     log_size,
     new_character,
     pick,
@@ -79,7 +80,9 @@ def test_a_secret_flip_is_announced_then_the_gm_reveals_it_on_the_same_cards(app
     reveal(app, "GM: DTN or difficulty", "Very Easy")
     easy = skillcheck.resolve({**FLIP, "difficulty": "very easy", "cards": ["JC", "10S"]})
     expect(app.locator("#result .headline")).to_contain_text(easy["outcome"], ignore_case=True)
-    expect(app.locator("#result")).to_contain_text("From the log: a roll from")
+    expect(app.locator("#result .note")).to_have_text(  # judged now: not "shown again"
+        "Revealed by the GM: difficulty very easy, judged on the same draw.")
+    expect(app.locator("#result")).not_to_contain_text("Nothing was rolled again")
     app.wait_for_function("() => JSON.parse(localStorage.getItem('skillcheck.log'))"
                           ".entries.length === 3")
     last = stored_log(app)["entries"][-1]
@@ -154,3 +157,52 @@ def test_a_secret_dr_spends_luck_only_when_the_gm_reveals_it(app):
     wait_ready(app)
     expect(stock(app)).to_have_text("Luck 1 · XP 0")
     expect(app.locator("#log-list > li")).to_have_count(3)
+
+
+def test_luck_is_offered_once_the_gm_reveals_a_secret_dr_and_the_reveal_stays_revealed(app):
+    """The rules: "the DR is secret: Luck is chosen once the GM reveals it". After the reveal
+    the dice are offered Luck like any roll's; taken, the reveal entry is amended (not a new
+    check), the GM's note stays, and Re-roll still repeats the secret check."""
+    form = open_form(app, "pool")
+    new_character(app, "Vex", luck=5, sheet=pool_sheet)
+    pick(app, "Lockpicking")
+    fill(form, "Luck", 5)
+    fill(form, "Secret DR", True)
+    fill(form, "My dice", "1 2 9 9 3")
+    roll(app)
+    result = app.locator("#result")
+    offers = result.get_by_role("group", name="Spend Luck on these dice?")
+    expect(offers).to_have_count(0)  # the DR is secret: nothing to choose against yet
+
+    reveal(app, "GM: DR", "3")
+    request = {**POOL, "luck": 5, "dr": 3, "secret": True, "dice": [1, 2, 9, 9, 3]}
+    assert skillcheck.resolve(request)["luck_offers"] == [
+        {"luck_spend": 2, "outcome": "success"}, {"luck_spend": 4, "outcome": "critical"}]
+    expect(result.locator(".headline")).to_contain_text("Basic Success")
+    note = "Revealed by the GM: DR 3, judged on the same draw."
+    expect(result.locator(".note")).to_have_text(note)
+    expect(result).not_to_contain_text("Nothing was rolled again")
+    expect(offers.get_by_role("button")).to_have_text(["Spend 2 Luck → Success (IoS 2)",
+                                                       "Spend 4 Luck → Critical Success"])
+    offers.get_by_role("button", name="Spend 2 Luck → Success (IoS 2)").click()
+    expect(result.locator(".headline")).to_contain_text("Success (IoS 2)")
+    expect(result.locator(".note").first).to_have_text(note)
+    expect(stock(app)).to_have_text("Luck 3 · XP 0")
+    expect(app.get_by_role("button", name="Undo this roll")).to_be_hidden()
+    expect(app.get_by_role("button", name="GM: reveal")).to_be_hidden()
+    app.wait_for_function("() => JSON.parse(localStorage.getItem('skillcheck.log'))"
+                          ".entries.some(e => e.kind === 'spend')")
+    entries = stored_log(app)["entries"]
+    assert [e["kind"] for e in entries] == ["check", "reveal", "spend"]
+    assert entries[1]["outcome"] == "success" and entries[1]["request"]["luck_spend"] == 2
+    assert entries[2]["check"] == entries[1]["id"] and entries[2]["amount"] == 2
+    expect(app.locator(LOG_ENTRIES).first).to_contain_text("Revealed: Success")
+
+    bar_tool(app, "Undo last spend (2 Luck)").click()  # given back: the reveal as first judged
+    expect(stock(app)).to_have_text("Luck 5 · XP 0")
+    expect(result.locator(".headline")).to_contain_text("Basic Success")
+    expect(result.locator(".note").first).to_have_text(note)
+    expect(offers.get_by_role("button")).to_have_count(2)
+
+    app.get_by_role("button", name=re.compile("^Re-roll")).click()  # the secret check again
+    expect(result.locator(".headline")).to_contain_text("Secret")
