@@ -88,12 +88,18 @@ def test_the_luck_a_roll_spent_is_given_back_and_undo_last_spend_has_nothing_lef
         spending.undo(table.roster, table.log, mara)
 
 
-def test_luck_spent_twice_on_the_dice_shown_is_all_given_back():
+def luck_chosen_twice() -> tuple[Table, int, dict]:
+    """Mara, with 5 Luck, chose 2 Luck on the dice shown, then 2 more: the table, her id and
+    the roll's entry (a Critical Success)."""
     table = Table()
     mara = table.mara(luck=5)
     entry = table.roll(mara, pool(luck=4))
     entry = table.choose(mara, entry, 2, 0)
-    entry = table.choose(mara, entry, 4, 2)
+    return table, mara, table.choose(mara, entry, 4, 2)
+
+
+def test_luck_spent_twice_on_the_dice_shown_is_all_given_back():
+    table, mara, entry = luck_chosen_twice()
     assert table.luck(mara) == 1
     withdrawn = spending.withdraw(table.roster, table.log, entry["id"])
     assert withdrawn.given == ["Roll withdrawn: Mara got 2 Luck back (1 → 3).",
@@ -258,11 +264,7 @@ def test_luck_chosen_after_the_roll_and_undone_puts_the_roll_back_as_first_judge
 
 
 def test_the_second_of_two_choices_undone_leaves_the_first():
-    table = Table()
-    mara = table.mara(luck=5)
-    entry = table.roll(mara, pool(luck=4))
-    entry = table.choose(mara, entry, 2, 0)
-    entry = table.choose(mara, entry, 4, 2)
+    table, mara, entry = luck_chosen_twice()
     assert entry["outcome"] == "critical" and table.luck(mara) == 1
     undone = spending.undo(table.roster, table.log, mara)
     assert table.luck(mara) == 3
