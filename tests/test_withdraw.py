@@ -126,12 +126,19 @@ def test_an_older_spend_given_back_leaves_the_newest_for_undo_last_spend():
     assert record["amount"] == 2 and table.luck(mara) == 6
 
 
-def test_insurance_xp_is_given_back():
+INSURED = {"system": "fluke", "dice_count": 4, "base": 12, "insurance": 2, "dice": [1, 1, 6, 6]}
+
+
+def insured() -> tuple[Table, int, dict]:
+    """Mara, with 10 XP, rolled a fluke check with 2 Insurance (4 XP): the table, her id and the
+    roll's entry."""
     table = Table()
     mara = table.mara(xp=10)
-    request = {"system": "fluke", "dice_count": 4, "base": 12, "insurance": 2,
-               "dice": [1, 1, 6, 6]}
-    entry = table.roll(mara, request)
+    return table, mara, table.roll(mara, INSURED)
+
+
+def test_insurance_xp_is_given_back():
+    table, mara, entry = insured()
     assert table.roster.get(mara)["xp"] == 6
     withdrawn = spending.withdraw(table.roster, table.log, entry["id"])
     assert withdrawn.given == ["Roll withdrawn: Mara got 4 XP back (6 → 10)."]
@@ -285,15 +292,11 @@ def test_luck_the_roll_itself_spent_undone_leaves_the_dice_alone():
 
 
 def test_insurance_undone_judges_the_fluke_roll_without_it():
-    table = Table()
-    mara = table.mara(xp=10)
-    request = {"system": "fluke", "dice_count": 4, "base": 12, "insurance": 2,
-               "dice": [1, 1, 6, 6]}
-    entry = table.roll(mara, request)
+    table, mara, entry = insured()
     undone = spending.undo(table.roster, table.log, mara)
     assert table.roster.get(mara)["xp"] == 10
     assert undone.entry["request"]["insurance"] == 0
-    assert undone.entry["outcome"] == skillcheck.resolve({**request, "insurance": 0})["outcome"]
+    assert undone.entry["outcome"] == skillcheck.resolve({**INSURED, "insurance": 0})["outcome"]
     assert undone.entry["id"] == entry["id"] and every_roll_holds_what_it_paid(table)
 
 
