@@ -475,3 +475,24 @@ def on_answer(event) -> None:
 @guarded
 def on_escape(event) -> None:
     _answer["yes"] = None  # Escape closes the dialog: the answer is no
+
+
+# ---- every dialog closed, as Escape closes one -------------------------------------------------
+
+def close_dialogs(then: Callable[[], object]) -> bool:
+    """Send each open <dialog> the close request Escape sends (a cancelable `cancel` event), so
+    that its own clean-up runs (the camera stopped, a question answered no), and close it unless
+    its handler refused: False while one stays open. One that refused to ask first (the
+    editor's unsaved edits, `ask`) runs `then` after its own yes."""
+    for dialog in document.querySelectorAll("dialog[open]"):
+        if dialog.dispatchEvent(window.Event.new("cancel", to_js({"cancelable": True}))):
+            dialog.close()
+    if is_none(document.querySelector("dialog[open]")):
+        return True
+    if (asked := _answer["yes"]) is not None:
+        def yes_then():
+            done = asked()
+            then()
+            return done  # a change, which `answer` runs on its own
+        _answer["yes"] = yes_then
+    return False

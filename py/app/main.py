@@ -401,14 +401,27 @@ def open_gm_link(fragment: str) -> None:
     window.history.replaceState(None, "", forms.fragment(*dom.chosen()))
 
 
+def shows_another(address: str) -> bool:
+    """Whether opening `address` shows another view than the one any open dialog is about: a
+    side of the table, a GM's link, a check or a replay — not a shared log's code, taken in
+    under the view shown (a scan goes on to the next), nor a place on the page."""
+    return (views.is_side(address) or gm_links.is_commit(address) or gm_links.is_reveal(address)
+            or (links.is_link(address) and not links.is_log_part(address)))
+
+
 @when("hashchange", window)
 @guarded
 def on_hashchange(event) -> None:
     """A link opened in this tab (pasted, a bookmark, Back) is opened afresh; a side of the table
     is shown; a GM's link is opened on the check shown. Any other address (a place on the page,
     "#result-heading") is no link: what the page shows stays, and the address goes back to the
-    link it was, or to the check shown."""
+    link it was, or to the check shown. A dialog open over the view it leaves is closed first,
+    as Escape would; one that asks first (the editor's edits) keeps the view and its address
+    until the player says yes, then goes where the address went."""
     address = str(window.location.hash)
+    if shows_another(address) and not browser.close_dialogs(lambda: window.history.back()):
+        window.history.pushState(None, "", str(event.oldURL))
+        return
     if views.is_side(address):
         gm_panel.show_side(address == views.GM, moved=True)
         if address == views.GM:

@@ -6,5 +6,7 @@
     document.documentElement.dataset.view = location.hash === "#gm" ? "gm" : "player";
   };
   side();
-  addEventListener("hashchange", side);
+  addEventListener("hashchange", () => {  // once ready, Python decides: a Back can be refused
+    if (document.documentElement.dataset.ready !== "true") side();
+  });
 })();
