@@ -1,5 +1,6 @@
-"""The forms kept across reloads: what is kept, what a link changes, and that whatever storage
-holds — stale, damaged or hostile — reads back as something harmless."""
+"""The forms kept across reloads: what is kept (each form's pick "From the sheet" too), what a
+link changes, and that whatever storage holds — stale, damaged or hostile — reads back as
+something harmless."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from app.form_memory import (
     opening,
     read,
 )
+from app.sheet_pick import Pick
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -27,6 +29,39 @@ def test_each_form_is_kept_with_the_one_shown_last():
     assert again.of("flip", "unopposed") == {} and form_key("flip", "team") == "flip/team"
     assert again.modes == {"flip": "team"}
     assert again.remember("pool", None, {}).modes == {"flip": "team"}  # kept while away
+
+
+LOCKPICKING = Pick(1, "Mara", "Lockpicking", {"trait": 5, "skill": 7, "bonus": 0, "luck": 2})
+ATHLETICS = Pick(2, "Vex", "Athletics", {"opponent.rank": 3, "opponent.skill": "Athletics",
+                                         "opponent.specialization": False}, "opponent")
+
+
+def test_each_forms_pick_is_kept_with_it_and_read_back_the_same():
+    memory = FormMemory().remember("pool", None, {"skill": "7"}, LOCKPICKING)
+    memory = memory.remember("flip", "opposed", {"opponent.rank": "3"}, ATHLETICS)
+    again = read(memory.dump())
+    assert again == memory
+    assert again.pick_of("pool", None) == LOCKPICKING
+    assert again.pick_of("flip", "opposed") == ATHLETICS
+    assert again.pick_of("flip", "team") is None
+    assert again.remember("flip", "team", {}).pick_of("pool", None) == LOCKPICKING  # kept away
+    assert again.remember("pool", None, {"skill": "9"}).pick_of("pool", None) is None
+    gone = again.picked("pool", None, None)
+    assert gone.pick_of("pool", None) is None and gone.of("pool", None) == {"skill": "7"}
+    assert read(gone.dump()).picks == {"flip/opposed": ATHLETICS}
+
+
+def test_a_stored_pick_is_read_back_whole_or_not_at_all():
+    good = {"character": 1, "name": "Mara", "skill": "Lockpicking", "fields": {"skill": 7}}
+    broken = [{**good, "character": True}, {**good, "character": 0}, {**good, "name": ""},
+              {**good, "skill": ["Lockpicking"]}, {**good, "side": "Opponent"},
+              {**good, "fields": {}}, {**good, "fields": {"skill": 7, 'dr"]': 3}},
+              {**good, "fields": {"skill": 7, "luck": 10**7}},
+              {**good, "fields": {"skill": [7]}}, "Lockpicking"]
+    picks = {"pool": good, "flip/../x": good,
+             **{f"flip/{chr(97 + i)}": pick for i, pick in enumerate(broken)}}
+    memory = read(stored({"picks": picks}))
+    assert memory.picks == {"pool": Pick(1, "Mara", "Lockpicking", {"skill": 7})}
 
 
 def test_a_link_naming_a_system_wins_over_the_form_shown_last():
@@ -73,7 +108,7 @@ def test_anything_else_in_storage_reads_as_no_memory():
                     lambda inner: st.lists(inner, max_size=4)
                     | st.dictionaries(st.text(max_size=12), inner, max_size=4), max_leaves=30))
 def test_whatever_json_is_stored_reads_back_as_plain_names_and_short_values(body):
-    memory = read(stored({"shown": body, "values": body}))
+    memory = read(stored({"shown": body, "values": body, "picks": body}))
     for key, fields in memory.values.items():
         assert isinstance(key, str) and '"' not in key and "]" not in key
         for name, value in fields.items():

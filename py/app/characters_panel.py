@@ -14,7 +14,7 @@ from types import ModuleType
 
 from pyscript import document, web, when
 
-from . import browser, character_form, characters, dom, editor_draft, forms, spending
+from . import browser, character_form, characters, dom, editor_draft, forms, sheet_pick, spending
 from .browser import guarded
 from .characters import (
     MERGED,
@@ -34,6 +34,7 @@ from .characters import (
     within_limits,
 )
 from .session import Session
+from .sheet_pick import Pick, Switch
 from .spending import Judged
 from .storage import FieldError
 from .systems import SKILL_LIST, resource_of
@@ -93,16 +94,14 @@ def who(request: dict) -> dict | None:
     character = picked()
     if character is None:
         return None
-    filled = session.filled
-    if filled and filled[0] == request.get("system") and all(
-            forms.value_at(request, field) == value for field, value in filled[2].items()):
-        return {"name": character["name"], "skill": filled[1]}
+    filled = session.forms_kept.pick_of(request.get("system"), request.get("mode"))
+    if filled and filled.character == character["id"] and filled.holds(request):
+        return {"name": character["name"], "skill": filled.skill}
     return {"name": character["name"]}
 
 
 def _pick(character_id: int | None) -> None:
     session.picked = character_id
-    session.filled = None
     try:
         if character_id:
             session.storage.set(PICKED_KEY, str(character_id))
@@ -124,8 +123,8 @@ def render() -> None:
     choices = character_form.pick_options(character, system) if character else []
     web.page["who-pick"].innerHTML = '<option value="">Choose…</option>' + "".join(
         f'<option value="{escape(value)}">{escape(label)}</option>' for value, label in choices)
-    if session.filled:
-        show_in_use(forms.request_from(system, mode, dom.controls(dom.active_form())))
+    if session.forms_kept.pick_of(system, mode):
+        show_in_use(_shown_request())
     web.page["who-pick-field"].hidden = not choices
     web.page["who-side-field"].hidden = not (choices and character_form.sides_offered(system,
                                                                                      mode))
@@ -143,6 +142,11 @@ def render() -> None:
         resource = resource_of(last["system"])
         undo.textContent = f"Undo last spend ({last['amount']:,} {resource.label})"
     caps()
+
+
+def _shown_request() -> dict:
+    system, mode = dom.chosen()
+    return forms.request_from(system, mode, dom.controls(dom.active_form()))
 
 
 def show_in_use(request: dict) -> None:
@@ -266,11 +270,23 @@ def on_pick(event) -> None:
 
 
 def pick(character_id: int | None) -> None:
-    """Pick a character to roll for (None: nobody), from the bar's list or the GM's table."""
-    _pick(character_id if character_id and roster().get(character_id) else None)
+    """Pick a character to roll for (None: nobody), from the bar's list or the GM's table; the
+    form a pick filled from another character's sheet is filled from theirs, or put back as
+    drawn when theirs lacks the skill (sheet_pick.py)."""
+    character = roster().get(character_id) if character_id else None
+    system, mode = dom.chosen()
+    before = session.forms_kept.pick_of(system, mode)
+    switch = sheet_pick.switched(before, _shown_request(), character)  # before their caps
+    _pick(character["id"] if character else None)
     say("")
     fold()
     render()
+    if switch is Switch.REFILL:
+        fill_from(character, before.skill, fill(character, system, before.skill), before.side)
+    elif switch is Switch.RESET:
+        session.forms_kept = session.forms_kept.picked(system, mode, None)
+        session.fill_form(None, {}, fresh=True)
+        say(sheet_pick.gone_said(before, character, system))
 
 
 def fill_from(character: dict, name: str, fields: dict, chosen: str = "",
@@ -280,15 +296,16 @@ def fill_from(character: dict, name: str, fields: dict, chosen: str = "",
     sheet's specialization chosen, and said in the bar. The GM's party table fills a row the
     same way (main.py hands it over, `gm_set`), a Basic skill not on the sheet with its
     unskilled fields."""
-    system, mode = dom.chosen()
+    system, shown = dom.chosen()
     specialization = character_form.saved_specialization(character, system, name)
-    mode, values = character_form.form_values(system, mode, name, fields, chosen,
+    mode, values = character_form.form_values(system, shown, name, fields, chosen,
                                               specialization)
-    session.filled = (system, name, character_form.as_request(values))
-    session.fill_form(mode, values)
-    _show_pick(name)  # in use, until the form changes (show_in_use)
-    shown = mode or dom.chosen()[1]
+    shown = mode or shown
     side = character_form.side_for(system, shown, chosen)
+    session.forms_kept = session.forms_kept.picked(system, shown, Pick(
+        character["id"], character["name"], name, character_form.as_request(values), side))
+    session.fill_form(mode, values)  # and kept with its pick
+    _show_pick(name)  # in use, until the form changes (show_in_use)
     said = specialization if character_form.chose_specialization(values) else ""
     say(character_form.pick_said(character, name, system, shown, side, said, gm_set),
         aside=True)

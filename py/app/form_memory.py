@@ -1,7 +1,8 @@
 """What the player last typed into each check form, kept across reloads: phones reload tabs left
 in the background, and a form back at its defaults under a character's name changes the check
 without anyone seeing it. Kept per form (each system, each card-flip mode), with the system and
-mode shown last, which a page opened without a #system link shows again.
+mode shown last, which a page opened without a #system link shows again; and each form's pick
+"From the sheet" (sheet_pick.py), so the skill a roll is made with is still named after a reload.
 
 A convenience, not a record: storage is read back field by field and whatever is odd — not our
 document, a name that is not a plain field name, a value that is not short text or a tick — is
@@ -12,8 +13,9 @@ strict pattern before the page looks a control up by them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 
+from .sheet_pick import Pick
 from .storage import EnvelopeError, dump, envelope, parse
 
 KEY = "skillcheck.forms"
@@ -27,6 +29,7 @@ FORM_KEY = re.compile(r"[a-z]{1,20}(?:/[a-z]{1,20})?")  # a system, or a system/
 SEGMENT = r"[a-z][a-z0-9_]{0,39}"
 # A control's name: "trait", "initiator.take7", "secondaries.3.rank" — never quotes or brackets.
 FIELD = re.compile(rf"{SEGMENT}(?:\.(?:[0-9]{{1,2}}|{SEGMENT})){{0,2}}")
+LARGEST = 1_000_000  # a number a pick filled in, either way: ranks, scores, Luck are far below
 
 Value = str | bool
 
@@ -39,25 +42,38 @@ def form_key(system: str, mode: str | None) -> str:
 class FormMemory:
     """The forms as the player left them: `values[form_key]` maps a control's name to its text
     (or tick); `last` is the (system, mode) on screen last, `modes[system]` that system's mode
-    when it was last shown (the card flip's)."""
+    when it was last shown (the card flip's), `picks[form_key]` the pick that last filled it."""
 
     last: tuple[str, str | None] | None = None
     values: dict[str, dict[str, Value]] = field(default_factory=dict)
     modes: dict[str, str] = field(default_factory=dict)
+    picks: dict[str, Pick] = field(default_factory=dict)
 
     def of(self, system: str, mode: str | None) -> dict[str, Value]:
         return self.values.get(form_key(system, mode), {})
 
-    def remember(self, system: str, mode: str | None, values: dict[str, object]) -> FormMemory:
-        """This memory with the form of `system` and `mode` holding `values`, shown last."""
-        return replace(self, last=(system, mode),
+    def pick_of(self, system: str, mode: str | None) -> Pick | None:
+        return self.picks.get(form_key(system, mode))
+
+    def remember(self, system: str, mode: str | None, values: dict[str, object],
+                 pick: Pick | None = None) -> FormMemory:
+        """This memory with the form of `system` and `mode` holding `values`, filled by `pick`
+        (None: by none), shown last."""
+        return replace(self.picked(system, mode, pick), last=(system, mode),
                        values={**self.values, form_key(system, mode): _fields(values)},
                        modes={**self.modes, **({system: mode} if mode else {})})
+
+    def picked(self, system: str, mode: str | None, pick: Pick | None) -> FormMemory:
+        """This memory with `pick` (None: none) as what last filled the form of `system`, `mode`."""
+        key = form_key(system, mode)
+        picks = {k: v for k, v in self.picks.items() if k != key}
+        return replace(self, picks={**picks, key: pick} if pick else picks)
 
     def dump(self) -> str:
         last = {"system": self.last[0], "mode": self.last[1]} if self.last else None
         # stored under "shown", as every kept form since the first has been
-        return dump(envelope(KIND, shown=last, values=self.values, modes=self.modes))
+        return dump(envelope(KIND, shown=last, values=self.values, modes=self.modes,
+                             picks={key: asdict(pick) for key, pick in self.picks.items()}))
 
 
 def read(text: object) -> FormMemory:
@@ -69,12 +85,17 @@ def read(text: object) -> FormMemory:
     values = data.get("values")
     forms = list(values.items())[:MOST_FORMS] if isinstance(values, dict) else []
     modes = data.get("modes")
+    picks = data.get("picks")
     return FormMemory(last=_last(data.get("shown")), values={
         key: _fields(fields) for key, fields in forms
-        if isinstance(key, str) and FORM_KEY.fullmatch(key) and isinstance(fields, dict)},
+        if _is_form_key(key) and isinstance(fields, dict)},
         modes={system: mode for system, mode in (
             list(modes.items())[:MOST_FORMS] if isinstance(modes, dict) else [])
-            if _is_name(system) and _is_name(mode)})
+            if _is_name(system) and _is_name(mode)},
+        picks={key: pick for key, pick in (
+            (key, _pick(raw)) for key, raw in (
+                list(picks.items())[:MOST_FORMS] if isinstance(picks, dict) else [])
+            if _is_form_key(key)) if pick is not None})
 
 
 def _last(raw: object) -> tuple[str, str | None] | None:
@@ -88,6 +109,38 @@ def _last(raw: object) -> tuple[str, str | None] | None:
 
 def _is_name(value: object) -> bool:
     return isinstance(value, str) and bool(NAME.fullmatch(value))
+
+
+def _is_form_key(value: object) -> bool:
+    return isinstance(value, str) and bool(FORM_KEY.fullmatch(value))
+
+
+def _pick(raw: object) -> Pick | None:
+    """A stored pick read back whole or not at all: one missing a field it filled in would
+    name its skill over numbers it never put there."""
+    if not isinstance(raw, dict):
+        return None
+    character, name, skill = raw.get("character"), raw.get("name"), raw.get("skill")
+    fields, side = raw.get("fields"), raw.get("side", "")
+    whole = (isinstance(character, int) and not isinstance(character, bool) and character > 0
+             and _is_text(name) and _is_text(skill) and (side == "" or _is_name(side))
+             and isinstance(fields, dict) and 0 < len(fields) <= MOST_FIELDS
+             and all(isinstance(key, str) and FIELD.fullmatch(key) and _is_filled(value)
+                     for key, value in fields.items()))
+    return Pick(character, name, skill, dict(fields), side) if whole else None
+
+
+def _is_text(value: object) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= LONGEST_VALUE
+
+
+def _is_filled(value: object) -> bool:
+    """A value a pick fills in: a tick, a whole number, or short text (a skill's name)."""
+    if isinstance(value, bool):
+        return True
+    if isinstance(value, int):
+        return abs(value) <= LARGEST
+    return isinstance(value, str) and len(value) <= LONGEST_VALUE
 
 
 def _fields(fields: dict) -> dict[str, Value]:

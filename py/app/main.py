@@ -207,8 +207,7 @@ def on_roll_myself(event) -> None:
     if is_none(event.target.closest("[data-roll-myself]")) or not shown:
         return
     request = shown.result["request"]
-    dom.reset_form(dom.active_form())
-    fill_form(request.get("mode"), forms.values_of(strip_draw(request)))
+    fill_form(request.get("mode"), forms.values_of(strip_draw(request)), fresh=True)
     characters_panel.caps()  # a picked character offers no more than they have
     leave_replay()
     to_form()
@@ -345,21 +344,25 @@ def open_replay(fragment: str) -> None:
         window.history.replaceState(None, "", fragment)
 
 
-def fill_form(mode: str | None, values: dict) -> None:
+def fill_form(mode: str | None, values: dict, fresh: bool = False) -> None:
     """A saved character's pick: its mode shown if it needs another, then its values, with the
-    chosen skill's own aspect hint and specializations; the sheet's ticks win over the skill's."""
+    chosen skill's own aspect hint and specializations; the sheet's ticks win over the skill's.
+    `fresh`: on a form first put back as the page draws it."""
     system, shown_mode = dom.chosen()
     if mode and mode != shown_mode and dom.choose(system, mode):
         show_system()
     form = dom.active_form()
+    if fresh:
+        dom.reset_form(form)
     dom.clear_errors(form)
     dom.fit_repeats(form, values)
     dom.set_values(form, values)
     for picker in form.find("[data-skill-picker]"):
-        if picker.name in values:
+        if fresh or picker.name in values:
             dom.apply_skill(picker._dom_element, SKILLS)
     dom.set_values(form, values)
     dom.sync(form)
+    remember_form()  # now, with its pick: the player may switch forms before the odds are out
     odds_soon()
 
 
@@ -565,10 +568,11 @@ def prepare(form) -> None:
 
 
 def remember_form() -> None:
-    """Keep the shown form as it is now for the next load, on top of the other forms as
-    storage holds them (another tab may have kept one meanwhile)."""
+    """Keep the shown form as it is now, with the pick that filled it, for the next load, on
+    top of the other forms as storage holds them (another tab may have kept one meanwhile)."""
     system, mode = dom.chosen()
-    session.forms_kept = kept_forms().remember(system, mode, dom.form_values(dom.active_form()))
+    session.forms_kept = kept_forms().remember(system, mode, dom.form_values(dom.active_form()),
+                                               session.forms_kept.pick_of(system, mode))
     with contextlib.suppress(Exception):  # full or refused: a convenience, not worth a warning
         session.storage.set(form_memory.KEY, session.forms_kept.dump())
 

@@ -74,8 +74,7 @@ class Session:
     opened: dict | None = None  # the editor's fields as it opened, to see unsaved edits
     opened_as: dict | None = None  # the character as it opened: what a save merges against
     draft_kept: str | None = None  # the editor's draft as this tab last wrote or restored it
-    filled: tuple[str, str, dict] | None = None  # (system, sheet's name, values) of the last pick
-    fill_form: Callable[[str | None, dict], None] | None = None  # main.py's: a pick's values
+    fill_form: Callable[..., None] | None = None  # main.py's: (mode, a pick's values, fresh)
     rejudged: Callable[[dict, dict], None] | None = None  # result_panel's: (entry, result)
     # the form
     odds_task: object | None = None  # the pending odds refresh (an asyncio task)
