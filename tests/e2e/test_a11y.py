@@ -225,35 +225,36 @@ def test_cards_and_dice_stand_out(booted, scheme):
         booted.emulate_media(color_scheme="no-preference", reduced_motion="no-preference")
 
 
-def test_a_check_by_keyboard_alone_is_heard_in_the_live_region(booted):
-    """Choose the d10 pool with the arrow keys, type a Trait, roll with Enter: no mouse at all."""
-    open_system(booted, "flip", "unopposed")
-    booted.evaluate("document.activeElement.blur()")
-    keyboard = booted.keyboard
+def test_a_check_by_keyboard_alone_is_heard_in_the_live_region(app):
+    """Choose the d10 pool with the arrow keys, type a Trait, roll with Enter: no mouse at all.
+    A reset page: with a character left picked by another test, the sentence would name them."""
+    open_system(app, "flip", "unopposed")
+    app.evaluate("document.activeElement.blur()")
+    keyboard = app.keyboard
     keyboard.press("Tab")
-    while not booted.evaluate("document.activeElement.name === 'system'"):
+    while not app.evaluate("document.activeElement.name === 'system'"):
         keyboard.press("Tab")
     keyboard.press("ArrowRight")  # Card flip → d10 pool
-    expect(booted.locator("#form-pool")).to_be_visible()
-    while booted.evaluate("document.activeElement.id") != "pool-trait":
+    expect(app.locator("#form-pool")).to_be_visible()
+    while app.evaluate("document.activeElement.id") != "pool-trait":
         keyboard.press("Tab")
-    assert booted.evaluate("getComputedStyle(document.activeElement.closest('.stepper'))"
-                           ".borderColor") != booted.evaluate(
+    assert app.evaluate("getComputedStyle(document.activeElement.closest('.stepper'))"
+                           ".borderColor") != app.evaluate(
         "getComputedStyle(document.querySelector('#pool-skill').closest('.stepper')).borderColor")
     keyboard.press("Control+A")
     keyboard.type("6")
-    rested(booted)  # this shared page's last roll was a while ago, as a person's would be
+    rested(app)  # this shared page's last roll was a while ago, as a person's would be
     keyboard.press("Enter")
-    pressed(booted)
-    status = booted.get_by_role("status").and_(booted.locator("#spoken"))  # not the bar's own
+    pressed(app)
+    status = app.get_by_role("status").and_(app.locator("#spoken"))  # not the bar's own
     expect(status).to_have_attribute("aria-live", "polite")
     expect(status).to_contain_text(re.compile(  # one sentence, its six dice at the end
         r"^d10 pool: (critical|success|basic|barely|failure|disaster|flubbed|too difficult)"
         r".* — dice( \d+){6}\.$", re.I))
-    panel = booted.get_by_role("region", name="Result")  # read when the player goes to it
+    panel = app.get_by_role("region", name="Result")  # read when the player goes to it
     # six d10s, each with a text label
     expect(panel.locator("[role=img]:not(.outcome-bar)")).to_have_count(6)
-    assert booted.evaluate("document.activeElement.id") == "pool-trait"  # focus stays put
+    assert app.evaluate("document.activeElement.id") == "pool-trait"  # focus stays put
 
 
 MOTION = """() => [...document.querySelectorAll('#result *')].map(el => {
