@@ -274,13 +274,32 @@ def pick(character_id: int | None) -> None:
     form a pick filled from another character's sheet is filled from theirs, or put back as
     drawn when theirs lacks the skill (sheet_pick.py)."""
     character = roster().get(character_id) if character_id else None
-    system, mode = dom.chosen()
-    before = session.forms_kept.pick_of(system, mode)
-    switch = sheet_pick.switched(before, _shown_request(), character)  # before their caps
+    before, switch = _switched(character)  # before their caps lower the form's Luck
     _pick(character["id"] if character else None)
     say("")
     fold()
     render()
+    _carry_out(before, switch, character)
+
+
+def follow() -> None:
+    """The form shown now (another system or kind of check chosen, or the page loaded after
+    another tab picked someone else) follows the picked character as a pick does: a form
+    another character's sheet filled never rolls with their numbers. Before the caps (render)."""
+    character = picked()
+    _carry_out(*_switched(character), character)
+
+
+def _switched(character: dict | None) -> tuple[Pick | None, Switch]:
+    """The shown form's pick, and what picking `character` does to it (sheet_pick.switched)."""
+    system, mode = dom.chosen()
+    before = session.forms_kept.pick_of(system, mode)
+    return before, sheet_pick.switched(before, _shown_request(), character)
+
+
+def _carry_out(before: Pick | None, switch: Switch, character: dict | None) -> None:
+    """The shown form filled again from `character`'s sheet, or put back as drawn and said."""
+    system, mode = dom.chosen()
     if switch is Switch.REFILL:
         fill_from(character, before.skill, fill(character, system, before.skill), before.side)
     elif switch is Switch.RESET:

@@ -259,6 +259,7 @@ def show_system() -> None:
     form = dom.active_form()
     prepare(form)
     dom.sync(form)
+    characters_panel.follow()  # a form another character's pick filled: theirs no longer
     characters_panel.render()
     show_odds()
 

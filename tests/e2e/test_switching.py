@@ -120,3 +120,35 @@ def test_the_pick_is_kept_with_its_form_across_a_reload_and_another_system(phone
     fill(form, "My dice", "8 1 1")
     roll(phone)
     expect(phone.locator("#log-list > li").first).to_contain_text("Vex · Lockpicking (d10 pool)")
+
+
+def test_a_form_left_with_maras_pick_follows_whoever_was_picked_meanwhile(phone):
+    """Another system shown while Vex, then Dot, is picked: back on the d10 pool, its form holds
+    the picked character's Lockpicking, or is put back as drawn and says why."""
+    form = maras_lockpicking(phone)
+    sheet = phone.get_by_label("From the sheet")
+    phone.locator("#pick-passages").check()
+    choose(phone, "Vex")
+    phone.locator("#pick-pool").check()
+    expect(labelled(form, "Skill")).to_have_value("4")
+    expect(sheet.locator("option:checked")).to_have_text("Lockpicking")
+    phone.locator("#pick-passages").check()
+    choose(phone, "Dot")
+    phone.locator("#pick-pool").check()
+    expect(phone.locator("#who-status")).to_have_text(
+        "The form no longer holds Vex’s Lockpicking: choose Dot’s skill From the sheet.")
+    expect(labelled(form, "Skill")).not_to_have_value("4")
+
+
+def test_a_reload_after_another_tab_picked_vex_fills_the_form_from_vexs_sheet(phone):
+    form = maras_lockpicking(phone)
+    vex = phone.get_by_label("Character", exact=True).locator("option", has_text="Vex")
+    phone.evaluate("id => localStorage.setItem('skillcheck.picked', id)",  # as that tab does
+                   vex.get_attribute("value"))
+    phone.reload()
+    wait_ready(phone)
+    expect(phone.get_by_label("Character", exact=True).locator("option:checked")).to_have_text(
+        "Vex")
+    expect(labelled(form, "Skill")).to_have_value("4")
+    expect(phone.get_by_label("From the sheet").locator("option:checked")).to_have_text(
+        "Lockpicking")
