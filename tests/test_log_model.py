@@ -12,6 +12,7 @@ from app.log_model import (
     LOG_KEY,
     LogFileError,
     RollLog,
+    changed_since,
     draw_of,
     reveal_request,
     strip_draw,
@@ -220,6 +221,23 @@ def test_amending_a_check_no_longer_in_the_log_logs_it_afresh(log):
                               "resource": "luck", "amount": 1, "before": 2, "after": 1})[0]
     assert log.amend_check(spend["id"], passages(50, 40))[0]["kind"] == "check"
     assert len(log) == 3
+
+
+def test_another_tabs_change_to_a_shown_roll_is_named_from_the_stored_entry(store, log):
+    """The roll on screen against its entry as another tab saved it: withdrawn, judged again
+    (its request amended), or unchanged, read back from storage as the other tab wrote it."""
+    request = {"system": "flip", "rank": 3, "aspect": 2, "dtn": 9, "cards": ["2S", "KH", "7D"]}
+    shown, _ = log.record_check(skillcheck.resolve(request))
+    elsewhere = RollLog(store, clock=Clock())  # the other tab's copy of the same log
+    assert changed_since(shown, RollLog(store).get(shown["id"])) is None
+    elsewhere.amend_check(shown["id"], skillcheck.resolve({**request, "keep": 0}))
+    assert changed_since(shown, RollLog(store).get(shown["id"])) == "rejudged"
+    elsewhere.withdraw(shown["id"])
+    assert changed_since(shown, RollLog(store).get(shown["id"])) == "withdrawn"
+    withdrawn = RollLog(store).get(shown["id"])
+    assert changed_since(withdrawn, withdrawn) is None  # told once, not at every save
+    elsewhere.clear()
+    assert changed_since(shown, RollLog(store).get(shown["id"])) is None
 
 
 def test_reveal_is_linked_to_the_secret_check(log):

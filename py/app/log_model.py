@@ -21,6 +21,7 @@ one small serialisation plus one join however long the log is.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import datetime
 
@@ -82,6 +83,21 @@ def counts(entry: dict) -> bool:
     rolls (Re-roll's last check, a reveal's secret) asks this, so a withdrawn roll counts
     nowhere."""
     return entry["kind"] in ("check", "reveal") and "withdrawn" not in entry
+
+
+def changed_since(shown: dict, stored: dict | None) -> str | None:
+    """How the log entry of a roll on screen (`shown`, as this tab last had it) changed in
+    another tab (`stored`, as saved now): "withdrawn" (Undo this roll), "rejudged" (its request
+    amended: a spend given back with Undo last spend, or Luck spent where it is shown too), or
+    None — also when the entry is gone (cleared: what is on screen stays as it was)."""
+    if stored is None:
+        return None
+    if "withdrawn" in stored and "withdrawn" not in shown:
+        return "withdrawn"
+    if json.dumps(stored["request"], sort_keys=True) != json.dumps(shown["request"],
+                                                                      sort_keys=True):
+        return "rejudged"
+    return None
 
 
 # ---- requests: draws, re-rolls, reveals, one-line summaries --------------------------------------

@@ -470,6 +470,7 @@ def on_storage(event) -> None:
     key = event.key
     if is_none(key) or key == LOG_KEY:
         log_panel.refresh()
+        result_panel.follow_log()  # the roll on screen, withdrawn or judged again there
     if (is_none(key) or key == CHARACTERS_KEY) and characters_panel.refresh():
         result_panel.restock()  # the Luck offers shown, from the stock stored now
         party_panel.render()

@@ -25,7 +25,7 @@ from .adjust_html import adjust_html, adjusted
 from .characters import SpendError, already_spent
 from .check_words import kind_of, title
 from .landed_html import landed_html
-from .log_model import WHO, WithdrawError, reveal_request, strip_draw
+from .log_model import WHO, WithdrawError, changed_since, reveal_request, strip_draw
 from .result_notes_html import (
     announce_html,
     is_secret,
@@ -179,6 +179,29 @@ def rejudged(entry: dict, result: dict) -> None:
         return
     shown.result, shown.entry = result, entry
     show(shown, heard=False)
+
+
+def follow_log() -> None:
+    """Another tab changed the log: the roll on screen, if that tab withdrew it or judged it
+    again (its spend given back), is redrawn as the log holds it now and says so, as the list
+    under it already does."""
+    shown = session.shown
+    if shown is None or shown.entry is None:
+        return
+    stored = log_panel.log().get(shown.entry["id"])
+    change = changed_since(shown.entry, stored)
+    if change == "withdrawn":
+        shown.withdrawn, shown.entry = True, stored
+        show(shown, notes=["Withdrawn in another tab: this roll no longer counts; the log keeps "
+                           "it struck through."], heard=False)
+    elif change == "rejudged":
+        try:
+            result = links.replay(stored["request"])
+        except (InvalidRequest, links.MissingDraw):
+            return  # an entry no page could have written: the list says what it holds
+        shown.result, shown.entry = result, stored
+        show(shown, notes=["Changed in another tab: this roll is judged as the log holds it "
+                           "now."], heard=False)
 
 
 def restock() -> None:

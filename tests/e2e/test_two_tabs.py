@@ -338,3 +338,29 @@ def test_a_roll_withdrawn_in_one_tab_is_struck_through_in_the_other(tabs):
     a.get_by_role("button", name="Undo this roll").click()
     expect(b.locator(f"{ENTRIES}.withdrawn")).to_have_count(1)
     expect(b.locator(ENTRIES).first).to_contain_text("Withdrawn:")
+
+
+def test_a_roll_judged_again_or_withdrawn_in_one_tab_is_redrawn_in_the_other(tabs):
+    """Tab a's roll bought a Success with 2 Luck; tab b's "Undo last spend" gives the Luck back:
+    a shows the dice as first judged, its offers open again. Tab b shows the roll from the log;
+    a withdraws it: b's result is struck through and says so."""
+    a, b = two_pool_tabs(tabs, luck=5)
+    roll_with_offers(a, 5)
+    result = a.locator("#result")
+    offers(a).get_by_role("button", name=OFFER[2], exact=True).click()
+    expect(result.locator(".headline")).to_contain_text("Success (IoS 2)")
+    b.bring_to_front()
+    bar_tool(b, "Undo last spend (2 Luck)").click()
+    expect(stock(b)).to_have_text("Luck 5 · XP 0")
+    a.bring_to_front()
+    expect(result.locator(".headline")).to_contain_text("Basic Success")
+    expect(result).to_contain_text("Changed in another tab: this roll is judged as the log "
+                                   "holds it now.")
+    expect(offers(a).get_by_role("button")).to_have_count(2)
+
+    b.locator(ENTRIES).get_by_role("button", name=re.compile(r"^Mara · Lockpicking")).click()
+    expect(b.locator("#result .headline")).to_contain_text("Basic Success")
+    a.get_by_role("button", name="Undo this roll").click()
+    expect(b.locator("#result")).to_contain_text("Withdrawn in another tab: this roll no "
+                                                 "longer counts")
+    expect(b.locator("#result .withdrawn-tag")).to_have_text("Withdrawn")
