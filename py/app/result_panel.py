@@ -171,14 +171,15 @@ async def _choose(result: dict, earlier: Shown) -> None:
     log_panel.render()
 
 
-def rejudged(entry: dict, result: dict) -> None:
+def rejudged(entry: dict, result: dict, notes: list[str] = ()) -> None:
     """A logged roll judged again without a spend given back ("Undo last spend"): shown so, when
-    it is the roll on screen, its Luck offers open again; the bar says what happened."""
+    it is the roll on screen, its Luck offers open again; the bar (or `notes`) says what
+    happened."""
     shown = session.shown
     if shown is None or shown.entry is None or shown.entry["id"] != entry["id"]:
         return
     shown.result, shown.entry = result, entry
-    show(shown, heard=False)
+    show(shown, notes=notes, heard=False)
 
 
 def follow_log() -> None:
@@ -199,9 +200,8 @@ def follow_log() -> None:
             result = links.replay(stored["request"])
         except (InvalidRequest, links.MissingDraw):
             return  # an entry no page could have written: the list says what it holds
-        shown.result, shown.entry = result, stored
-        show(shown, notes=["Changed in another tab: this roll is judged as the log holds it "
-                           "now."], heard=False)
+        rejudged(stored, result, ["Changed in another tab: this roll is judged as the log "
+                                  "holds it now."])
 
 
 def restock() -> None:
