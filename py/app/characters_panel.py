@@ -294,6 +294,8 @@ def _switched(character: dict | None) -> tuple[Pick | None, Switch]:
     """The shown form's pick, and what picking `character` does to it (sheet_pick.switched)."""
     system, mode = dom.chosen()
     before = session.forms_kept.pick_of(system, mode)
+    if before is None:  # the form was filled by no pick: nothing to read (a system shown)
+        return None, Switch.KEEP
     return before, sheet_pick.switched(before, _shown_request(), character)
 
 
