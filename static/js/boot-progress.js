@@ -1,5 +1,5 @@
 // The page's start, said by the roll button: the runtime's download as a progress bar of the bytes
-// received (runtime-downloads.mjs reports them, "skillcheck:download"), then that it is
+// received (runtime-downloads.mjs reports them, whenDownloading), then that it is
 // starting; the roll button says what it waits for until the glue enables it. The build writes
 // the files' sizes onto the bar (data-runtime-bytes, data-snapshot-bytes); a visit served by the
 // service worker downloads nothing, and the bar stays hidden.
@@ -12,6 +12,7 @@
 // order): its watch of the page's fetches is in place before PyScript's first one.
 
 import { fileOf, resumed, stopped, whenStopped } from "./boot-trouble.mjs";
+import { whenDownloading } from "./runtime-downloads.mjs";
 
 const box = document.getElementById("boot");
 const bar = document.getElementById("boot-bar");
@@ -53,12 +54,6 @@ function render(detail) {
   if (detail.received >= total) show("Setting up the rules…", "Almost ready…");
   else show("Downloading the rules…", "Loading the rules…");
 }
-
-document.addEventListener("skillcheck:download", ({ detail }) => {
-  last = detail;
-  activity();
-  render(detail);
-});
 
 // ---- what stopped the start, in a player's words ----------------------------------------------
 
@@ -179,6 +174,14 @@ const ticks = setInterval(() => {
   lastTick = now;
   if (now - lastSign >= STALL_MS && onItsWay()) stopped({ kind: "stalled" });
 }, TICK_MS);
+
+// The downloads' reports, the latest at once: they start in the page's head, before this module
+// runs (after the silence's clock above, which hearing one resets).
+whenDownloading((report) => {
+  last = report;
+  activity();
+  render(report);
+});
 
 const watch = new MutationObserver(() => {
   if (!ready()) return;

@@ -6,8 +6,8 @@
 // twice. Even from the service worker's cache, the wasm takes longer to arrive (and compile as
 // it does) than anything the runtime does before it asks. On a first visit each is counted
 // through a clone: the runtime gets the original response, with the URL the browser's
-// WebAssembly code cache is keyed by. Progress goes to the page as a "skillcheck:download" event
-// on document, detail { received, snapshot: counted in or not }; downloads.afterArrival(job)
+// WebAssembly code cache is keyed by. Progress goes to whoever listens (whenDownloading, below),
+// as { received, snapshot: counted in or not, arriving }; downloads.afterArrival(job)
 // runs job once both have arrived. A page the service worker controls reads the standard library
 // from the worker's cache itself (cached, below), and afterArrival runs its job at once.
 // Either file failing (no connection, cut off, an HTTP error) is said at once (boot-trouble.mjs):
@@ -73,6 +73,18 @@ export async function* chunks(stream) {
   }
 }
 
+// The latest progress report, and who hears them (the page's bar, boot-progress.js). That listener
+// is a module of the page's, run only once the parse is done, and the downloads start in the
+// head: on a fast link every byte can have come by then (a busy phone's parse, or a host on the
+// local network), so a late listener hears the latest report at once.
+let latest = null;
+const listeners = new Set();
+
+export function whenDownloading(listener) {
+  listeners.add(listener);
+  if (latest) listener(latest);
+}
+
 export function startDownloads(runtime) {
   const realFetch = globalThis.fetch;
   const requested = performance.now();
@@ -97,9 +109,10 @@ export function startDownloads(runtime) {
   // Counted downloads on their way: the page's watch for a stall (boot-progress.js) waits for
   // bytes only while one is.
   let arriving = 0;
-  const report = () => document.dispatchEvent(new CustomEvent("skillcheck:download", {
-    detail: { received: downloads.received, snapshot: downloads.snapshot !== null, arriving },
-  }));
+  const report = () => {
+    latest = { received: downloads.received, snapshot: downloads.snapshot !== null, arriving };
+    for (const listener of listeners) listener(latest);
+  };
   const mbps = () => (2 * timedBytes * 8) / 1e6 / ((performance.now() - requested) / 1000);
   async function count(response, timed) {
     if (!response.body) return;
