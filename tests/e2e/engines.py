@@ -264,6 +264,12 @@ class WebKit(Engine):
             self._command("POST", f"/element/{element.ref}/value", {"text": text})
 
     def screenshot(self) -> bytes:
+        # WebKitWebDriver's screenshot may be of a frame painted before the page's last change
+        # (a QR code just put in its dialog came out as "Drawing the QR code…", 3 runs in 12):
+        # two frames first, so the page has painted what it holds.
+        self._command("POST", "/execute/async", {
+            "script": "requestAnimationFrame(() => requestAnimationFrame(arguments[0]));",
+            "args": []})
         return base64.b64decode(self._command("GET", "/screenshot"))
 
     def outside(self) -> list[str]:
