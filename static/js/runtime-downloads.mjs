@@ -77,12 +77,20 @@ export async function* chunks(stream) {
 // is a module of the page's, run only once the parse is done, and the downloads start in the
 // head: on a fast link every byte can have come by then (a busy phone's parse, or a host on the
 // local network), so a late listener hears the latest report at once.
+// A listener's error is reported as an event listener's would be, and the counting goes on.
 let latest = null;
 const listeners = new Set();
+const tell = (listener) => {
+  try {
+    listener(latest);
+  } catch (error) {
+    reportError(error);
+  }
+};
 
 export function whenDownloading(listener) {
   listeners.add(listener);
-  if (latest) listener(latest);
+  if (latest) tell(listener);
 }
 
 export function startDownloads(runtime) {
@@ -111,7 +119,7 @@ export function startDownloads(runtime) {
   let arriving = 0;
   const report = () => {
     latest = { received: downloads.received, snapshot: downloads.snapshot !== null, arriving };
-    for (const listener of listeners) listener(latest);
+    listeners.forEach(tell);
   };
   const mbps = () => (2 * timedBytes * 8) / 1e6 / ((performance.now() - requested) / 1000);
   async function count(response, timed) {

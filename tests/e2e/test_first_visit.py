@@ -163,3 +163,46 @@ def test_the_apps_archive_is_asked_for_once_the_runtimes_files_are_in(fresh_cont
     assert page.evaluate(AFTER_ARRIVAL, "pyodide.asm.wasm") == [
         "python_stdlib.zip half", "job", "python_stdlib.zip in", "its result",
         "a job asked for later"]
+
+
+# runtime-downloads.mjs's reports to a listener that throws and to one that comes late: the
+# error is reported as an event listener's would be, and the counting goes on.
+TOLD = """async () => {
+  const { startDownloads, whenDownloading } = await import("./static/js/runtime-downloads.mjs");
+  const reported = [];
+  addEventListener("error", (event) => { reported.push(event.message); event.preventDefault(); });
+  whenDownloading(() => { throw new Error("the bar broke"); });
+  const bodies = {};
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (url) => {
+    const name = String(url).split("/").pop();
+    const body = new ReadableStream({ start(controller) { bodies[name] = controller; } });
+    return Promise.resolve(new Response(body));
+  };
+  const downloads = startDownloads(new URL("static/vendor/pyodide/", location.href).href);
+  globalThis.fetch = realFetch;
+  const arrived = downloads.afterArrival(() => "arrived");
+  await new Promise((done) => setTimeout(done, 50));
+  for (const controller of Object.values(bodies)) {
+    controller.enqueue(new Uint8Array(1000));
+    controller.close();
+  }
+  const job = await arrived;
+  const late = [];
+  whenDownloading((report) => late.push(report));
+  const broke = reported.length > 0 && reported.every((m) => /the bar broke/.test(m));
+  return { job, late, reported: broke };
+}"""
+
+
+def test_a_report_reaches_a_late_listener_and_a_listener_that_throws_stops_nothing(
+        fresh_context, app_url):
+    """The page's bar runs once the parse is done, after the downloads began (and on a fast
+    link, after they ended): it hears the latest report when it listens. A listener's error
+    is reported, and the downloads go on to arrive."""
+    page = fresh_context.new_page()
+    page.goto(app_url + "manifest.webmanifest")  # this origin; no worker, no runtime started
+    told = page.evaluate(TOLD)
+    assert told["job"] == "arrived"
+    assert told["late"] == [{"received": 2000, "snapshot": True, "arriving": 0}]
+    assert told["reported"]
